@@ -1,0 +1,1 @@
+"""Bij se: an event-sourced referee for live-action field games."""

@@ -1,0 +1,141 @@
+"""The HTTP part of the protocol: thin handlers around the referee."""
+
+from typing import Any, TypeVar
+
+import orjson
+import segno
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+
+from server.clock import iso, now_ms
+from server.referee import Referee, Table
+from server.rules import RULESETS
+from server.rules.core import Member, RuleError
+from server.rules.roster import AddPlayer
+from server.validation import invalid
+from server.wire import bearer, parse_command, read_json
+
+M = TypeVar("M", bound=BaseModel)
+
+
+class NewGame(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+    ruleset: str
+    name: str = Field(min_length=1, max_length=80, pattern=r"\S")
+    config: dict[str, Any] = Field(default_factory=dict)
+
+
+def referee(request: Request) -> Referee:
+    ref: Referee = request.app.state.referee
+    return ref
+
+
+def validated(model: type[M], body: dict[str, Any]) -> M:
+    try:
+        return model.model_validate(body)
+    except ValidationError as error:
+        raise invalid(error) from None
+
+
+async def seat(request: Request, *roles: str) -> tuple[Table, Member]:
+    table, member = await referee(request).seat(request.path_params["gid"], bearer(request))
+    if roles and member.role not in roles:
+        raise RuleError("forbidden", f"only {' or '.join(roles)} may do this")
+    return table, member
+
+
+def join_url(request: Request, game_id: str, token: str) -> str:
+    base = request.app.state.public_url or str(request.base_url).rstrip("/")
+    return f"{base}/#/join/{game_id}/{token}"
+
+
+async def healthz(request: Request) -> Response:
+    return JSONResponse({"ok": True})
+
+
+async def rulesets(request: Request) -> Response:
+    return JSONResponse(
+        [
+            {"id": r.id, "title": r.title, "config_schema": r.config.model_json_schema()}
+            for r in RULESETS.values()
+        ]
+    )
+
+
+async def create_game(request: Request) -> Response:
+    admin = request.app.state.admin_token
+    if admin and bearer(request) != admin:
+        raise RuleError("unauthorized", "this server creates games for its admin token only")
+    body = validated(NewGame, await read_json(request))
+    game_id, token = await referee(request).create_game(body.ruleset, body.name, body.config)
+    return JSONResponse({"game_id": game_id, "organizer_token": token}, status_code=201)
+
+
+async def add_player(request: Request) -> Response:
+    table, organizer = await seat(request, "organizer")
+    command = validated(AddPlayer, await read_json(request))
+    answer = await referee(request).execute(table.game_id, organizer, None, command)
+    joined = answer.events[0].data
+    assert answer.token is not None
+    return JSONResponse(
+        {
+            "player_id": joined["player_id"],
+            "token": answer.token,
+            "code": joined["code"],
+            "join_url": join_url(request, table.game_id, answer.token),
+        },
+        status_code=201,
+    )
+
+
+async def view(request: Request) -> Response:
+    table, member = await seat(request)
+    now = now_ms()
+    shown = table.ruleset.view(table.committed_state, member, now)
+    return JSONResponse({"seq": table.committed_seq, "server_time": iso(now), "view": shown})
+
+
+async def command(request: Request) -> Response:
+    table, member = await seat(request)
+    command_id, parsed = parse_command(table.ruleset, await read_json(request))
+    answer = await referee(request).execute(table.game_id, member, command_id, parsed)
+    return JSONResponse({"seq": answer.seq, "duplicate": answer.duplicate})
+
+
+async def events(request: Request) -> Response:
+    table, member = await seat(request)
+    if member.role != "organizer" and table.committed_state.roster.status != "ended":
+        raise RuleError("forbidden", "the log opens to everybody when the game ends")
+    after = request.query_params.get("after", "0")
+    if not after.isdigit():
+        raise RuleError("invalid", "after: a whole number")
+    log = await referee(request).store.events(table.game_id, int(after))
+    lines = [
+        {"seq": r.seq, "type": r.type, "at": iso(r.at), "actor": r.actor, "data": r.data}
+        for r in log
+    ]
+    if "application/x-ndjson" in request.headers.get("accept", ""):
+        body = b"".join(orjson.dumps(line) + b"\n" for line in lines)
+        return Response(body, media_type="application/x-ndjson")
+    return JSONResponse({"events": lines})
+
+
+async def invites(request: Request) -> Response:
+    table, _ = await seat(request, "organizer")
+    tokens = await referee(request).store.tokens(table.game_id)
+    result = []
+    for member in table.committed_state.roster.members.values():
+        url = join_url(request, table.game_id, tokens[member.player_id])
+        result.append(
+            {
+                "player_id": member.player_id,
+                "name": member.name,
+                "role": member.role,
+                "team": member.team,
+                "code": member.code,
+                "join_url": url,
+                "qr_svg": segno.make(url, error="m").svg_inline(scale=4),
+            }
+        )
+    return JSONResponse({"invites": result})

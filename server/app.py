@@ -1,0 +1,61 @@
+"""The ASGI application: routes, the PWA's files, and the services behind them."""
+
+import asyncio
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+from starlette.applications import Starlette
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+
+from server import api, migrate
+from server.errors import HANDLERS
+from server.hub import Hub
+from server.openapi import openapi
+from server.referee import Referee
+from server.sockets import game_socket
+from server.store import Store
+
+PWA = Path(__file__).resolve().parent.parent / "pwa"
+
+
+def create_app(
+    database_url: str,
+    *,
+    admin_token: str | None = None,
+    public_url: str | None = None,
+    migrate_on_start: bool = True,
+) -> Starlette:
+    store = Store.open(database_url)
+
+    @asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        if migrate_on_start:
+            await asyncio.to_thread(migrate.upgrade, store.url)
+        referee = Referee(store, Hub())
+        app.state.referee = referee
+        await referee.start()
+        try:
+            yield
+        finally:
+            await referee.stop()
+            await store.close()
+
+    routes = [
+        Route("/healthz", api.healthz),
+        Route("/api/openapi.json", openapi),
+        Route("/api/rulesets", api.rulesets),
+        Route("/api/games", api.create_game, methods=["POST"]),
+        Route("/api/games/{gid}/players", api.add_player, methods=["POST"]),
+        Route("/api/games/{gid}/view", api.view),
+        Route("/api/games/{gid}/commands", api.command, methods=["POST"]),
+        Route("/api/games/{gid}/events", api.events),
+        Route("/api/games/{gid}/invites", api.invites),
+        WebSocketRoute("/ws/games/{gid}", game_socket),
+        Mount("/", StaticFiles(directory=PWA, html=True, check_dir=False), name="pwa"),
+    ]
+    app = Starlette(routes=routes, exception_handlers=HANDLERS, lifespan=lifespan)
+    app.state.admin_token = admin_token
+    app.state.public_url = public_url.rstrip("/") if public_url else None
+    return app

@@ -1,0 +1,74 @@
+"""Database URLs as a person writes them, and the async engines behind them."""
+
+import os
+from pathlib import Path
+
+from sqlalchemy import event
+from sqlalchemy.engine import URL, make_url
+from sqlalchemy.exc import ArgumentError
+from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+from sqlalchemy.pool import ConnectionPoolEntry
+
+
+class BadDatabaseUrl(ValueError):
+    pass
+
+
+def parse_url(text: str) -> URL:
+    """`sqlite:///file.db` or `postgresql://…`, mapped to the async drivers we use."""
+    try:
+        url = make_url(text)
+    except ArgumentError:
+        raise BadDatabaseUrl(f"not a database URL: {text!r}") from None
+    backend = url.get_backend_name()
+    if backend == "sqlite":
+        if not url.database or url.database == ":memory:":
+            raise BadDatabaseUrl("SQLite needs a file: sqlite:///path/to/bijse.db")
+        return url.set(drivername="sqlite+aiosqlite")
+    if backend in ("postgresql", "postgres"):
+        return url.set(drivername="postgresql+asyncpg")
+    raise BadDatabaseUrl(f"unsupported database {backend!r}: use sqlite:/// or postgresql://")
+
+
+def is_sqlite(url: URL) -> bool:
+    return url.get_backend_name() == "sqlite"
+
+
+def check_writable(url: URL) -> None:
+    """Fail early, with the path in the message, where a SQLite file cannot be written."""
+    if not is_sqlite(url) or url.database is None:
+        return
+    path = Path(url.database)
+    folder = path.parent if str(path.parent) else Path(".")
+    if not folder.is_dir():
+        raise BadDatabaseUrl(f"the folder of the database does not exist: {folder}")
+    target = path if path.exists() else folder
+    if not os.access(target, os.W_OK):
+        raise BadDatabaseUrl(f"the database is not writable: {path}")
+
+
+def engine(url: URL, *, writer: bool = False) -> AsyncEngine:
+    """An engine; on SQLite a writer opens every transaction with BEGIN IMMEDIATE.
+
+    SQLite's driver defers BEGIN, so two writers would both start reading and one would fail
+    with "database is locked" at its first write. BEGIN IMMEDIATE takes the write lock up front,
+    and busy_timeout makes a second writer wait for it instead.
+    """
+    if not is_sqlite(url):
+        return create_async_engine(url, pool_size=5, max_overflow=5)
+    created = create_async_engine(url, pool_size=1 if writer else 4, max_overflow=0)
+
+    @event.listens_for(created.sync_engine, "connect")
+    def connect(dbapi_connection: object, record: ConnectionPoolEntry) -> None:
+        dbapi_connection.isolation_level = None  # type: ignore[attr-defined]
+        cursor = dbapi_connection.cursor()  # type: ignore[attr-defined]
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA synchronous=FULL")  # an acknowledged event is on disk
+        cursor.execute("PRAGMA busy_timeout=10000")
+        cursor.close()
+
+    @event.listens_for(created.sync_engine, "begin")
+    def begin(connection: object) -> None:
+        connection.exec_driver_sql("BEGIN IMMEDIATE" if writer else "BEGIN")  # type: ignore[attr-defined]
+
+    return created

@@ -1,0 +1,47 @@
+"""Errors on the wire: a status from the code, and one JSON shape everywhere."""
+
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+
+from server.rules.core import RuleError
+
+STATUS = {
+    "unauthorized": 401,
+    "forbidden": 403,
+    "not_found": 404,
+    "method_not_allowed": 405,
+    "too_large": 413,
+    "invalid": 422,
+    "unavailable": 503,
+}
+HTTP_CODES = {404: "not_found", 405: "method_not_allowed", 413: "too_large"}
+
+
+def status(code: str) -> int:
+    """A rule's refusal in the current state is a 409; the rest have their own status."""
+    return STATUS.get(code, 409)
+
+
+def error_response(code: str, message: str, status_code: int | None = None) -> JSONResponse:
+    return JSONResponse(
+        {"error": {"code": code, "message": message}}, status_code=status_code or status(code)
+    )
+
+
+async def rule_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, RuleError)
+    return error_response(exc.code, exc.message)
+
+
+async def http_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, HTTPException)
+    code = HTTP_CODES.get(exc.status_code, "invalid")
+    return error_response(code, str(exc.detail), exc.status_code)
+
+
+async def unexpected(request: Request, exc: Exception) -> Response:
+    return error_response("internal", "the server failed; the error is logged", 500)
+
+
+HANDLERS = {RuleError: rule_error, HTTPException: http_error, Exception: unexpected}

@@ -1,0 +1,37 @@
+"""The tables. The events table is the truth; games and tokens are plain tables beside it."""
+
+from sqlalchemy import BigInteger, Column, Text, UniqueConstraint
+from sqlmodel import Field, SQLModel
+
+
+class EventRow(SQLModel, table=True):
+    __tablename__ = "events"
+    # UNIQUE(game_id, seq) is the key: two writers can never both get the same seq.
+    # UNIQUE(game_id, command_id): a retried command is answered, never applied twice.
+    __table_args__ = (UniqueConstraint("game_id", "command_id", name="uq_events_command"),)
+
+    game_id: str = Field(primary_key=True, max_length=32)
+    seq: int = Field(primary_key=True)
+    type: str = Field(max_length=64)
+    version: int = Field(default=1)
+    data: str = Field(sa_column=Column(Text, nullable=False))
+    at: int = Field(sa_column=Column(BigInteger, nullable=False))
+    actor: str | None = Field(default=None, max_length=64)
+    command_id: str | None = Field(default=None, max_length=64)
+
+
+class GameRow(SQLModel, table=True):
+    __tablename__ = "games"
+
+    game_id: str = Field(primary_key=True, max_length=32)
+    ruleset: str = Field(max_length=32)
+    seed: str = Field(max_length=64)  # secret until the game ends; never in the log before that
+    created_at: int = Field(sa_column=Column(BigInteger, nullable=False))
+
+
+class TokenRow(SQLModel, table=True):
+    __tablename__ = "tokens"
+
+    token: str = Field(primary_key=True, max_length=64)
+    game_id: str = Field(index=True, max_length=32)
+    player_id: str = Field(max_length=64)

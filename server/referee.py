@@ -1,0 +1,231 @@
+"""The command pipeline: decide against the game's state, write the events, show the result.
+
+Each game lives in memory as a `Table`, rebuilt from its log on first use. A command is decided
+against the newest state (including events still being written), so commands of one game never
+wait for each other's disk flush; the scribe writes them in order, and viewers are shown only
+states that are on disk.
+"""
+
+import asyncio
+import hashlib
+import secrets
+from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic import ValidationError
+
+from server.clock import now_ms
+from server.hub import Hub
+from server.models import GameRow
+from server.rules import RULESETS
+from server.rules.core import Command, Context, Event, Json, Member, RuleError, Ruleset, fold
+from server.rules.roster import AddPlayer
+from server.scribe import Scribe
+from server.store import Append, Conflict, Store, Unavailable
+from server.validation import invalid
+
+RETRIES = 5
+
+
+@dataclass
+class Table:
+    """One game in memory."""
+
+    game_id: str
+    ruleset: Ruleset[Any]
+    seed: bytes
+    state: Any  # after every decided event, written or not
+    seq: int
+    committed_state: Any  # after the last event on disk: the only state anybody is shown
+    committed_seq: int
+    answers: dict[str, int] = field(default_factory=dict)  # command_id -> seq of its last event
+    inflight: dict[str, asyncio.Future[int]] = field(default_factory=dict)
+    waiting: dict[int, Any] = field(default_factory=dict)  # seq -> state, not yet on disk
+
+    def member(self, player_id: str) -> Member:
+        member: Member = self.committed_state.roster.members[player_id]
+        return member
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    seq: int
+    duplicate: bool
+    events: list[Event]
+    token: str | None = None  # the new player's token, for add_player
+
+
+class Referee:
+    def __init__(self, store: Store, hub: Hub) -> None:
+        self.store = store
+        self.hub = hub
+        self.scribe = Scribe(store, self.written)
+        self.tables: dict[str, Table] = {}
+        self.loading: dict[str, asyncio.Task[Table | None]] = {}
+        self.tokens: dict[str, tuple[str, str]] = {}
+
+    async def start(self) -> None:
+        self.scribe.start()
+
+    async def stop(self) -> None:
+        await self.scribe.stop()
+
+    async def create_game(self, ruleset_id: str, name: str, config: Json) -> tuple[str, str]:
+        ruleset = RULESETS.get(ruleset_id)
+        if ruleset is None:
+            known = ", ".join(RULESETS)
+            raise RuleError("invalid", f"unknown ruleset {ruleset_id!r}; known: {known}")
+        try:
+            settings = ruleset.config.model_validate(config).model_dump(mode="json")
+        except ValidationError as error:
+            raise invalid(error, "config") from None
+        game_id, seed, token, now = (
+            secrets.token_hex(8),
+            secrets.token_bytes(32),
+            new_token(),
+            now_ms(),
+        )
+        created = Event(
+            "game_created",
+            {
+                "game_id": game_id,
+                "ruleset": ruleset.id,
+                "name": name,
+                "config": settings,
+                "seed_sha256": hashlib.sha256(seed).hexdigest(),
+            },
+        )
+        state = ruleset.evolve(ruleset.initial_state(settings), created)
+        organizer = Member("", "", "organizer", None, "")
+        ctx = Context(now=now, actor=organizer, seq=2, seed=seed)
+        joined = ruleset.decide(state, AddPlayer(name="Organizer", role="organizer"), ctx)
+        events = [created, *joined]
+        game = GameRow(game_id=game_id, ruleset=ruleset.id, seed=seed.hex(), created_at=now)
+        player_id = joined[0].data["player_id"]
+        append = Append(game_id, 0, events, now, None, tokens=[(token, player_id)], game=game)
+        await self.scribe.write(append)
+        return game_id, token
+
+    async def table(self, game_id: str) -> Table:
+        """The game's table, loaded from the log once even when many ask at the same time."""
+        table = self.tables.get(game_id)
+        if table is not None:
+            return table
+        task = self.loading.get(game_id)
+        if task is None:
+            task = asyncio.ensure_future(self.load(game_id))
+            self.loading[game_id] = task
+            task.add_done_callback(lambda _: self.loading.pop(game_id, None))
+        table = await asyncio.shield(task)
+        if table is None:
+            raise RuleError("not_found", f"no game {game_id}")
+        return table
+
+    async def load(self, game_id: str) -> Table | None:
+        game = await self.store.game(game_id)
+        if game is None:
+            return None
+        log = await self.store.events(game_id)
+        ruleset = RULESETS[game.ruleset]
+        state = fold(ruleset, [recorded.event for recorded in log])
+        seq = log[-1].seq
+        answers = {r.command_id: r.seq for r in log if r.command_id is not None}
+        table = Table(game_id, ruleset, bytes.fromhex(game.seed), state, seq, state, seq, answers)
+        self.tables[game_id] = table
+        return table
+
+    async def seat(self, game_id: str, token: str | None) -> tuple[Table, Member]:
+        """Who a token is in a game: 401 for an unknown token, 403 for another game's."""
+        if not token:
+            raise RuleError("unauthorized", "a token is needed: Authorization: Bearer <token>")
+        owner = self.tokens.get(token)
+        if owner is None:
+            owner = await self.store.token(token)
+            if owner is None:
+                raise RuleError("unauthorized", "unknown token")
+            self.tokens[token] = owner
+        if owner[0] != game_id:
+            raise RuleError("forbidden", "this token belongs to another game")
+        table = await self.table(game_id)
+        return table, table.member(owner[1])
+
+    async def execute(
+        self, game_id: str, actor: Member, command_id: str | None, command: Command
+    ) -> Answer:
+        """Decide and write a command; a retried command id gets the first answer."""
+        if actor.role not in type(command).roles:
+            raise RuleError("forbidden", f"a {actor.role} may not do that")
+        for _ in range(RETRIES):
+            table = await self.table(game_id)
+            if command_id is not None:
+                if command_id in table.answers:
+                    return Answer(table.answers[command_id], True, [])
+                if command_id in table.inflight:
+                    return Answer(await asyncio.shield(table.inflight[command_id]), True, [])
+            try:
+                return await self.decide_and_write(table, actor, command_id, command)
+            except Conflict:
+                # Another server wrote to this game: forget it, reload from the log, decide again.
+                if self.tables.get(game_id) is table:
+                    del self.tables[game_id]
+        raise RuleError("unavailable", "the game is too busy; try again")
+
+    async def decide_and_write(
+        self, table: Table, actor: Member, command_id: str | None, command: Command
+    ) -> Answer:
+        now = now_ms()
+        ctx = Context(now=now, actor=actor, seq=table.seq + 1, seed=table.seed)
+        events = table.ruleset.decide(table.state, command, ctx)
+        append = Append(table.game_id, table.seq, events, now, actor.player_id, command_id)
+        token = new_token() if isinstance(command, AddPlayer) else None
+        if token is not None:
+            append.tokens.append((token, events[0].data["player_id"]))
+        for event in events:
+            table.state = table.ruleset.evolve(table.state, event)
+        table.seq += len(events)
+        table.waiting[table.seq] = table.state
+        seq = table.seq
+        future: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+        if command_id is not None:
+            table.inflight[command_id] = future
+        try:
+            await self.scribe.write(append)
+        except (Conflict, Unavailable) as error:
+            future.set_exception(error)
+            future.exception()  # retrieved: a duplicate waiting on it re-raises on its own
+            if command_id is not None:
+                table.inflight.pop(command_id, None)
+            if isinstance(error, Unavailable):
+                self.tables.pop(table.game_id, None)  # memory is ahead of disk: reload later
+                raise RuleError("unavailable", "the game could not be saved; try again") from None
+            raise
+        future.set_result(seq)
+        return Answer(seq, False, events, token)
+
+    def written(self, appends: list[Append]) -> None:
+        """Events are on disk: remember the answers, and show the new states."""
+        shown: dict[str, Table] = {}
+        for append in appends:
+            table = self.tables.get(append.game_id)
+            if table is None:
+                continue
+            seq = append.expected_seq + len(append.events)
+            state = table.waiting.pop(seq, None)
+            if state is None:
+                continue
+            table.committed_state, table.committed_seq = state, seq
+            if append.command_id is not None:
+                table.answers[append.command_id] = seq
+                table.inflight.pop(append.command_id, None)
+            shown[table.game_id] = table
+        for table in shown.values():
+            self.hub.publish(
+                table.game_id, table.ruleset, table.committed_state, table.committed_seq
+            )
+
+    async def token_of(self, game_id: str, player_id: str) -> str:
+        return (await self.store.tokens(game_id))[player_id]
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(24)

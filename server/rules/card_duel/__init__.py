@@ -1,0 +1,20 @@
+"""`card-duel`: rock-paper-scissors with cards, between two people who touched."""
+
+from server.rules import roster
+from server.rules.card_duel.commands import COMMANDS
+from server.rules.card_duel.decide import decide
+from server.rules.card_duel.evolve import evolve, initial_state
+from server.rules.card_duel.state import CardDuel, Config
+from server.rules.card_duel.view import view
+from server.rules.core import Ruleset
+
+RULESET: Ruleset[CardDuel] = Ruleset(
+    id="card-duel",
+    title="Card duels (Bij se, srabe!)",
+    config=Config,
+    commands={**roster.COMMON_COMMANDS, **COMMANDS},
+    initial_state=initial_state,
+    decide=decide,
+    evolve=evolve,
+    view=view,
+)

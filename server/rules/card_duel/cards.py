@@ -1,0 +1,63 @@
+"""Duel cards and which card beats which."""
+
+from dataclasses import dataclass
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from server.rules.core import Json
+
+Kind = Literal["escape", "stun", "wound", "death"]
+
+
+class CardSpec(BaseModel):
+    """A card as the organizer writes it, before it has an id."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+    title: str = Field(min_length=1, max_length=80)
+    big: int = Field(ge=0, le=99)
+    small: int = Field(ge=0, le=99)
+    kind: Kind
+    ranged: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    card_id: str
+    title: str
+    big: int
+    small: int
+    kind: Kind
+    ranged: bool
+
+    @classmethod
+    def issue(cls, card_id: str, spec: CardSpec) -> "Card":
+        return cls(card_id, spec.title, spec.big, spec.small, spec.kind, spec.ranged)
+
+    @classmethod
+    def load(cls, data: Json) -> "Card":
+        return cls(
+            data["card_id"], data["title"], data["big"], data["small"], data["kind"], data["ranged"]
+        )
+
+    def dump(self) -> Json:
+        return {
+            "card_id": self.card_id,
+            "title": self.title,
+            "big": self.big,
+            "small": self.small,
+            "kind": self.kind,
+            "ranged": self.ranged,
+        }
+
+
+def beats(a: Card, b: Card) -> bool:
+    """A wins on a bigger big number, or on a small number bigger by at least two."""
+    return a.big > b.big or a.small >= b.small + 2
+
+
+STARTING_CARDS = (
+    CardSpec(title="Rána židlí", big=3, small=2, kind="stun"),
+    CardSpec(title="Rána Ankh-Morporskou dýkou", big=2, small=3, kind="wound"),
+    CardSpec(title="Ztracení se v davu", big=1, small=4, kind="escape"),
+)

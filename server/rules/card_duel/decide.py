@@ -1,0 +1,229 @@
+"""What a card-duel command causes, or why the rules refuse it."""
+
+from server.clock import iso, iso_or_none
+from server.rules import roster
+from server.rules.card_duel.cards import Card, beats
+from server.rules.card_duel.commands import (
+    CancelDuel,
+    Challenge,
+    GrantCard,
+    GrantItem,
+    Heal,
+    Pick,
+    Revive,
+)
+from server.rules.card_duel.state import CardDuel, Duel, Fighter, Outcome
+from server.rules.core import Command, Context, Event, RuleError
+
+
+def decide(state: CardDuel, command: Command, ctx: Context) -> list[Event]:
+    if isinstance(command, roster.AddPlayer):
+        events = roster.decide(state.roster, command, ctx)
+        if command.role == "player":
+            events[0].data["cards"] = deal(state, ctx)
+        return events
+    if isinstance(command, roster.EndGame):
+        # Duels still open when the game ends end with it, so no state is left half-way.
+        return [
+            *(cancelled(duel_id, "game_ended") for duel_id in state.duels),
+            *roster.decide(state.roster, command, ctx),
+        ]
+    if isinstance(command, Challenge):
+        return challenge(state, command, ctx)
+    if isinstance(command, Pick):
+        return pick(state, command, ctx)
+    roster.require_not_ended(state.roster)
+    if isinstance(command, GrantCard):
+        fighter = alive(state, command.player_id)
+        card = Card.issue(ctx.new_id("c"), command.card)
+        return [Event("card_granted", {"player_id": fighter.player_id, "card": card.dump()})]
+    if isinstance(command, GrantItem):
+        fighter = alive(state, command.player_id)
+        if command.item in fighter.items:
+            raise RuleError("already_has_item", f"the player already has a {command.item}")
+        return [Event("item_granted", {"player_id": fighter.player_id, "item": command.item})]
+    if isinstance(command, Heal):
+        fighter = alive(state, command.player_id)
+        if not fighter.wounded:
+            raise RuleError("not_wounded", "the player is not wounded")
+        return [Event("player_healed", {"player_id": fighter.player_id})]
+    if isinstance(command, Revive):
+        fighter = find(state, command.player_id)
+        if fighter.alive:
+            raise RuleError("not_dead", "only a dead player can be revived")
+        return [
+            Event("player_revived", {"player_id": fighter.player_id, "cards": deal(state, ctx)})
+        ]
+    if isinstance(command, CancelDuel):
+        if command.duel_id not in state.duels:
+            raise RuleError("not_found", f"no duel {command.duel_id} is in progress")
+        return [cancelled(command.duel_id, "organizer")]
+    return roster.decide(state.roster, command, ctx)
+
+
+def deal(state: CardDuel, ctx: Context) -> list[dict[str, object]]:
+    return [Card.issue(ctx.new_id("c"), spec).dump() for spec in state.config.starting_cards]
+
+
+def find(state: CardDuel, player_id: str) -> Fighter:
+    fighter = state.fighters.get(player_id)
+    if fighter is None:
+        raise RuleError("not_found", f"no player {player_id} fights in this game")
+    return fighter
+
+
+def alive(state: CardDuel, player_id: str) -> Fighter:
+    fighter = find(state, player_id)
+    if not fighter.alive:
+        raise RuleError("dead", "the player is dead")
+    return fighter
+
+
+def cancelled(duel_id: str, reason: str) -> Event:
+    return Event("duel_cancelled", {"duel_id": duel_id, "reason": reason})
+
+
+def timed_out(state: CardDuel, fighters: list[Fighter], now: int) -> list[Event]:
+    """Duels of these fighters whose pick deadline passed are closed before anything else."""
+    ids = {f.duel_id for f in fighters if f.duel_id and state.duels[f.duel_id].expired(now)}
+    return [cancelled(duel_id, "timeout") for duel_id in sorted(ids)]
+
+
+def deadline(state: CardDuel, now: int) -> str | None:
+    timeout = state.config.pick_timeout_s
+    return iso_or_none(None if timeout is None else now + timeout * 1000)
+
+
+def challenge(state: CardDuel, command: Challenge, ctx: Context) -> list[Event]:
+    roster.require_running(state.roster)
+    me = find(state, ctx.actor.player_id)
+    member = state.roster.find(command.target)
+    if member is None or member.player_id not in state.fighters:
+        raise RuleError("not_found", f"no player has the code {command.target}")
+    target = state.fighters[member.player_id]
+    now = ctx.now
+    if target.player_id == me.player_id:
+        raise RuleError("invalid", "a player cannot challenge themselves")
+    if not me.alive:
+        raise RuleError("dead", "the dead do not duel")
+    if me.stunned(now):
+        raise RuleError("stunned", "a stunned player cannot challenge")
+    if state.active_duel(me, now):
+        raise RuleError("busy", "you are already in a duel")
+    if command.ranged and "crossbow" not in me.items:
+        raise RuleError("needs_crossbow", "a ranged challenge needs a crossbow")
+    if not target.alive:
+        raise RuleError("dead", f"{member.name} is dead")
+    if state.active_duel(target, now):
+        raise RuleError("busy", f"{member.name} is in a duel")
+    if target.stunned(now):
+        raise RuleError("stunned", f"{member.name} is stunned")
+    if target.immune(now):
+        raise RuleError("immune", f"{member.name} has free leave")
+    started = {
+        "duel_id": ctx.new_id("d"),
+        "challenger": me.player_id,
+        "target": target.player_id,
+        "ranged": command.ranged,
+        "at": iso(now),
+        "deadline": deadline(state, now),
+    }
+    return [*timed_out(state, [me, target], now), Event("duel_started", started)]
+
+
+def pick(state: CardDuel, command: Pick, ctx: Context) -> list[Event]:
+    roster.require_running(state.roster)
+    duel = state.duels.get(command.duel_id)
+    me = ctx.actor.player_id
+    if duel is None:
+        raise RuleError("not_found", f"no duel {command.duel_id} is in progress")
+    if me not in duel.players:
+        raise RuleError("forbidden", "this is not your duel")
+    if duel.expired(ctx.now):
+        raise RuleError("duel_over", "the duel timed out")
+    card = state.fighters[me].card(command.card_id)
+    if card is None:
+        raise RuleError("not_your_card", f"you hold no card {command.card_id}")
+    if me in duel.picks:
+        raise RuleError("already_picked", "you have picked a card this round")
+    picked = {
+        "duel_id": duel.duel_id,
+        "round": duel.round,
+        "player_id": me,
+        "card_id": card.card_id,
+    }
+    events = [Event("card_picked", picked)]
+    other = duel.opponent(me)
+    if other in duel.picks:
+        theirs = state.fighters[other].card(duel.picks[other])
+        assert theirs is not None  # a picked card stays with its owner
+        events += reveal(state, duel, {me: card, other: theirs}, ctx.now)
+    return events
+
+
+def reveal(state: CardDuel, duel: Duel, cards: dict[str, Card], now: int) -> list[Event]:
+    a, b = duel.players
+    winners = [p for p, q in ((a, b), (b, a)) if beats(cards[p], cards[q])]
+    revealed = {
+        "duel_id": duel.duel_id,
+        "round": duel.round,
+        "cards": {p: cards[p].dump() for p in duel.players},
+        "winners": winners,
+    }
+    if not winners:
+        revealed["deadline"] = deadline(state, now)  # the next round gets its own time to pick
+        return [Event("round_revealed", revealed)]
+    outcomes = resolve(state, duel, cards, winners, now)
+    # A failed escape is only an outcome: the escaper suffers the other card, which has its event.
+    effects = [effect_event(duel.duel_id, o) for o in outcomes if o.effect in EFFECT_EVENTS]
+    ended = {
+        "duel_id": duel.duel_id,
+        "outcomes": [
+            {"player_id": o.player_id, "effect": o.effect, "until": iso_or_none(o.until)}
+            for o in outcomes
+        ],
+    }
+    return [Event("round_revealed", revealed), *effects, Event("duel_ended", ended)]
+
+
+def resolve(
+    state: CardDuel, duel: Duel, cards: dict[str, Card], winners: list[str], now: int
+) -> list[Outcome]:
+    """What the winning cards do; both-win has the one exception of an escape."""
+    if len(winners) == 2:
+        kinds = {cards[p].kind for p in winners}
+        if "escape" in kinds and len(kinds) == 2:
+            escaper = next(p for p in winners if cards[p].kind == "escape")
+            other = duel.opponent(escaper)
+            if cards[other].ranged:  # a thrown or shot attack catches the one running away
+                return [
+                    hit(state, cards[other], other, escaper, now),
+                    Outcome(escaper, "escape_failed"),
+                ]
+            return [hit(state, cards[escaper], escaper, other, now)]
+    return [hit(state, cards[p], p, duel.opponent(p), now) for p in winners]
+
+
+def hit(state: CardDuel, card: Card, winner: str, loser: str, now: int) -> Outcome:
+    """What `card` does when it wins: an escape frees its own player, the rest strike the loser."""
+    config = state.config
+    if card.kind == "escape":
+        return Outcome(winner, "escape", now + config.escape_immunity_s * 1000)
+    if card.kind == "stun":
+        return Outcome(loser, "stun", now + config.stun_s * 1000)
+    return Outcome(loser, card.kind)
+
+
+EFFECT_EVENTS = {
+    "escape": "player_escaped",
+    "stun": "player_stunned",
+    "wound": "player_wounded",
+    "death": "player_killed",
+}
+
+
+def effect_event(duel_id: str, outcome: Outcome) -> Event:
+    data: dict[str, object] = {"duel_id": duel_id, "player_id": outcome.player_id}
+    if outcome.until is not None:
+        data["until"] = iso(outcome.until)
+    return Event(EFFECT_EVENTS[outcome.effect], data)

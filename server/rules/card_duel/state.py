@@ -1,0 +1,92 @@
+"""The state of a card-duel game: fighters, duels in progress and the last duel of each."""
+
+from dataclasses import dataclass, field
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from server.rules.card_duel.cards import STARTING_CARDS, Card, CardSpec
+from server.rules.roster import Roster
+
+
+class Config(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+    stun_s: int = Field(default=300, ge=0, le=86_400)
+    escape_immunity_s: int = Field(default=10, ge=0, le=3_600)
+    pick_timeout_s: int | None = Field(default=None, ge=1, le=86_400)
+    starting_cards: tuple[CardSpec, ...] = Field(default=STARTING_CARDS, max_length=20)
+
+
+@dataclass(frozen=True, slots=True)
+class Fighter:
+    player_id: str
+    cards: tuple[Card, ...]
+    alive: bool = True
+    wounded: bool = False
+    stunned_until: int | None = None
+    immune_until: int | None = None
+    items: tuple[str, ...] = ()
+    duel_id: str | None = None
+
+    def card(self, card_id: str) -> Card | None:
+        return next((card for card in self.cards if card.card_id == card_id), None)
+
+    def stunned(self, now: int) -> bool:
+        return self.stunned_until is not None and now < self.stunned_until
+
+    def immune(self, now: int) -> bool:
+        return self.immune_until is not None and now < self.immune_until
+
+
+@dataclass(frozen=True, slots=True)
+class Round:
+    round: int
+    cards: dict[str, Card]
+    winners: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    player_id: str
+    effect: str  # escape, stun, wound, death, escape_failed or cancelled
+    until: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Duel:
+    duel_id: str
+    players: tuple[str, str]  # challenger, target
+    ranged: bool
+    deadline: int | None
+    round: int = 1
+    picks: dict[str, str] = field(default_factory=dict)  # this round's secret picks
+    rounds: tuple[Round, ...] = ()
+    outcomes: tuple[Outcome, ...] = ()
+
+    def opponent(self, player_id: str) -> str:
+        a, b = self.players
+        return b if player_id == a else a
+
+    def expired(self, now: int) -> bool:
+        return self.deadline is not None and now >= self.deadline
+
+
+@dataclass(frozen=True, slots=True)
+class CardDuel:
+    roster: Roster
+    config: Config
+    fighters: dict[str, Fighter] = field(default_factory=dict)
+    duels: dict[str, Duel] = field(default_factory=dict)  # in progress
+    last_duels: dict[str, Duel] = field(default_factory=dict)  # by player: their last ended duel
+
+    def active_duel(self, fighter: Fighter, now: int) -> Duel | None:
+        """The fighter's duel, unless it timed out: a timed-out duel binds nobody."""
+        duel = self.duels.get(fighter.duel_id) if fighter.duel_id else None
+        return None if duel is None or duel.expired(now) else duel
+
+    def challengeable(self, fighter: Fighter, now: int) -> bool:
+        return (
+            fighter.alive
+            and not fighter.stunned(now)
+            and not fighter.immune(now)
+            and self.active_duel(fighter, now) is None
+        )

@@ -1,0 +1,104 @@
+"""What every ruleset shares: events, the decision context, rule errors and commands."""
+
+import hashlib
+import random
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any, ClassVar, Generic, Literal, Protocol, TypeVar
+
+from pydantic import BaseModel, ConfigDict
+
+Role = Literal["organizer", "leader", "player", "spectator"]
+ROLES: tuple[Role, ...] = ("organizer", "leader", "player", "spectator")
+Json = dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """A fact a command caused: a past-tense `type` and a JSON-able payload."""
+
+    type: str
+    data: Json
+
+
+class RuleError(Exception):
+    """The rules refuse a command; `code` is the wire error code."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+@dataclass(frozen=True, slots=True)
+class Member:
+    """Anyone holding a token of a game: its players, leaders, organizers and spectators."""
+
+    player_id: str
+    name: str
+    role: Role
+    team: str | None
+    code: str
+
+
+@dataclass
+class Context:
+    """Everything `decide` may know beyond the state: who acts, when, and the game's chance.
+
+    `seq` is the number the first new event will get. Ids are derived from it, so they are
+    unique within the game and the same on every replay.
+    """
+
+    now: int
+    actor: Member
+    seq: int
+    seed: bytes
+    _ids: int = field(default=0, repr=False)
+
+    def new_id(self, prefix: str) -> str:
+        self._ids += 1
+        return f"{prefix}{self.seq}" if self._ids == 1 else f"{prefix}{self.seq}.{self._ids}"
+
+    @cached_property
+    def rng(self) -> random.Random:
+        """Chance derived from the game's secret seed and this command's position alone."""
+        digest = hashlib.sha256(self.seed + self.seq.to_bytes(8, "big")).digest()
+        return random.Random(int.from_bytes(digest, "big"))
+
+
+class Command(BaseModel):
+    """A command's fields; `roles` are the roles that may send it."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+    roles: ClassVar[frozenset[Role]] = frozenset()
+
+
+class HasRoster(Protocol):
+    @property
+    def roster(self) -> Any: ...
+
+
+S = TypeVar("S", bound=HasRoster)
+
+
+@dataclass(frozen=True)
+class Ruleset(Generic[S]):
+    """One game's rules as pure functions: the decider shape."""
+
+    id: str
+    title: str
+    config: type[BaseModel]
+    commands: Mapping[str, type[Command]]
+    initial_state: Callable[[Json], S]
+    decide: Callable[[S, Command, Context], list[Event]]
+    evolve: Callable[[S, Event], S]
+    view: Callable[[S, Member, int], Json]
+
+
+def fold(ruleset: Ruleset[Any], events: list[Event]) -> Any:
+    """Replay a game's whole log; the first event must be `game_created`."""
+    state = ruleset.initial_state(events[0].data["config"])
+    for event in events:
+        state = ruleset.evolve(state, event)
+    return state

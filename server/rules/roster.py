@@ -1,0 +1,138 @@
+"""The part of every game that is not its rules: who takes part, and whether it runs."""
+
+from dataclasses import dataclass, field, replace
+from typing import ClassVar, Literal
+
+from pydantic import Field
+
+from server.rules.core import Command, Context, Event, Json, Member, Role, RuleError
+
+Status = Literal["lobby", "running", "ended"]
+# Four characters a player can read off a phone and type in a forest: no 0/O, 1/I/L, 2/Z, 5/S, 8/B.
+CODE_ALPHABET = "ACDEFGHJKMNPQRTUVWXY34679"
+
+Name = Field(min_length=1, max_length=40, pattern=r"\S")
+
+
+class AddPlayer(Command):
+    roles: ClassVar[frozenset[Role]] = frozenset({"organizer"})
+    name: str = Name
+    role: Role = "player"
+    team: str | None = Field(default=None, min_length=1, max_length=40)
+
+
+class StartGame(Command):
+    roles: ClassVar[frozenset[Role]] = frozenset({"organizer"})
+
+
+class EndGame(Command):
+    roles: ClassVar[frozenset[Role]] = frozenset({"organizer"})
+
+
+COMMON_COMMANDS: dict[str, type[Command]] = {"start_game": StartGame, "end_game": EndGame}
+
+
+@dataclass(frozen=True, slots=True)
+class Roster:
+    game_id: str = ""
+    name: str = ""
+    ruleset: str = ""
+    status: Status = "lobby"
+    seed_sha256: str = ""
+    seed: str | None = None
+    config: Json = field(default_factory=dict)
+    members: dict[str, Member] = field(default_factory=dict)
+    codes: dict[str, str] = field(default_factory=dict)
+
+    def find(self, target: str) -> Member | None:
+        """A member by player id or by code (codes are typed in any case)."""
+        if target in self.members:
+            return self.members[target]
+        player_id = self.codes.get(target.strip().upper())
+        return None if player_id is None else self.members[player_id]
+
+
+def require_running(roster: Roster) -> None:
+    if roster.status != "running":
+        raise RuleError("game_not_running", f"the game is {roster.status}, not running")
+
+
+def require_not_ended(roster: Roster) -> None:
+    if roster.status == "ended":
+        raise RuleError("game_not_running", "the game has ended")
+
+
+def new_code(roster: Roster, ctx: Context) -> str:
+    while True:
+        code = "".join(ctx.rng.choice(CODE_ALPHABET) for _ in range(4))
+        if code not in roster.codes:
+            return code
+
+
+def decide(roster: Roster, command: Command, ctx: Context) -> list[Event]:
+    """The common commands; a ruleset adds its own events around these."""
+    if isinstance(command, AddPlayer):
+        require_not_ended(roster)
+        member = {
+            "player_id": ctx.new_id("p"),
+            "name": command.name.strip(),
+            "role": command.role,
+            "team": command.team,
+            "code": new_code(roster, ctx),
+        }
+        return [Event("player_joined", member)]
+    if isinstance(command, StartGame):
+        if roster.status != "lobby":
+            raise RuleError("game_not_running", f"the game is {roster.status}, it cannot start")
+        return [Event("game_started", {})]
+    if isinstance(command, EndGame):
+        require_not_ended(roster)
+        return [Event("game_ended", {"seed": ctx.seed.hex()})]
+    raise RuleError("invalid", f"unknown command {type(command).__name__}")
+
+
+def evolve(roster: Roster, event: Event) -> Roster:
+    data = event.data
+    if event.type == "game_created":
+        return replace(
+            roster,
+            game_id=data["game_id"],
+            name=data["name"],
+            ruleset=data["ruleset"],
+            seed_sha256=data["seed_sha256"],
+            config=data["config"],
+        )
+    if event.type == "player_joined":
+        member = Member(data["player_id"], data["name"], data["role"], data["team"], data["code"])
+        return replace(
+            roster,
+            members={**roster.members, member.player_id: member},
+            codes={**roster.codes, member.code: member.player_id},
+        )
+    if event.type == "game_started":
+        return replace(roster, status="running")
+    if event.type == "game_ended":
+        return replace(roster, status="ended", seed=data["seed"])
+    return roster
+
+
+def game_view(roster: Roster) -> Json:
+    return {
+        "game_id": roster.game_id,
+        "name": roster.name,
+        "ruleset": roster.ruleset,
+        "status": roster.status,
+        "seed_sha256": roster.seed_sha256,
+        "seed": roster.seed,
+        "config": roster.config,
+    }
+
+
+def member_view(member: Member) -> Json:
+    return {
+        "player_id": member.player_id,
+        "name": member.name,
+        "role": member.role,
+        "team": member.team,
+        "code": member.code,
+    }

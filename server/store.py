@@ -1,0 +1,180 @@
+"""The event store: one append-only table of events per game, with a gapless `seq`.
+
+SQLite (WAL, synchronous=FULL) or PostgreSQL behind the same interface. An append is a list of
+batches, each a command's events for one game, written in one transaction: all or nothing. That
+lets the referee commit many commands with one disk flush (group commit) while each command's
+events still land together.
+"""
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import orjson
+from sqlalchemy import func, insert, select, text
+from sqlalchemy.engine import URL
+from sqlalchemy.exc import DBAPIError, IntegrityError
+
+from server import database
+from server.models import EventRow, GameRow, TokenRow
+from server.rules.core import Event, Json
+
+EVENTS = EventRow.__table__  # type: ignore[attr-defined]
+GAMES = GameRow.__table__  # type: ignore[attr-defined]
+TOKENS = TokenRow.__table__  # type: ignore[attr-defined]
+
+
+class Conflict(Exception):
+    """Another writer got there first: a seq or a command id of the batch is taken."""
+
+
+class Unavailable(Exception):
+    """The database could not be written or read."""
+
+
+@dataclass(frozen=True, slots=True)
+class Recorded:
+    """An event as the log holds it."""
+
+    seq: int
+    type: str
+    data: Json
+    at: int
+    actor: str | None
+    command_id: str | None
+    version: int = 1
+
+    @property
+    def event(self) -> Event:
+        return Event(self.type, self.data)
+
+
+@dataclass(slots=True)
+class Append:
+    """One command's events for one game, numbered from `expected_seq + 1`.
+
+    The command id goes on the last event: its seq is the command's answer.
+    """
+
+    game_id: str
+    expected_seq: int
+    events: list[Event]
+    at: int
+    actor: str | None
+    command_id: str | None = None
+    tokens: list[tuple[str, str]] = field(default_factory=list)  # (token, player_id)
+    game: GameRow | None = None  # set when the append creates the game
+
+    def rows(self) -> list[dict[str, Any]]:
+        last = len(self.events) - 1
+        return [
+            {
+                "game_id": self.game_id,
+                "seq": self.expected_seq + 1 + n,
+                "type": event.type,
+                "version": 1,
+                "data": orjson.dumps(event.data).decode(),
+                "at": self.at,
+                "actor": self.actor,
+                "command_id": self.command_id if n == last else None,
+            }
+            for n, event in enumerate(self.events)
+        ]
+
+
+class Store:
+    def __init__(self, url: URL) -> None:
+        self.url = url
+        self.writer = database.engine(url, writer=True)
+        self.reader = self.writer if not database.is_sqlite(url) else database.engine(url)
+
+    @classmethod
+    def open(cls, url: str) -> "Store":
+        return cls(database.parse_url(url))
+
+    async def close(self) -> None:
+        await self.writer.dispose()
+        if self.reader is not self.writer:
+            await self.reader.dispose()
+
+    async def append(self, batches: Sequence[Append]) -> None:
+        """Write every batch in one transaction, or none of them."""
+        games = [b.game.model_dump() for b in batches if b.game is not None]
+        events = [row for b in batches for row in b.rows()]
+        tokens = [
+            {"token": token, "game_id": b.game_id, "player_id": player_id}
+            for b in batches
+            for token, player_id in b.tokens
+        ]
+        try:
+            async with self.writer.begin() as conn:
+                game_ids = sorted({b.game_id for b in batches})
+                if not database.is_sqlite(self.url):
+                    # One transaction-scoped lock per game, taken in a fixed order so two
+                    # appenders never wait on each other in a cycle.
+                    for game_id in game_ids:
+                        await conn.execute(
+                            text("SELECT pg_advisory_xact_lock(hashtext(:g))"), {"g": game_id}
+                        )
+                await self.check_heads(conn, game_ids, batches)
+                if games:
+                    await conn.execute(insert(GAMES), games)
+                await conn.execute(insert(EVENTS), events)
+                if tokens:
+                    await conn.execute(insert(TOKENS), tokens)
+        except Conflict:
+            raise
+        except IntegrityError as error:
+            raise Conflict(str(error.orig)) from error
+        except (DBAPIError, OSError) as error:
+            raise Unavailable(str(error)) from error
+
+    @staticmethod
+    async def check_heads(conn: Any, game_ids: list[str], batches: Sequence[Append]) -> None:
+        """Each batch must continue its game exactly where the log ends: no gap, no overlap."""
+        query = (
+            select(EVENTS.c.game_id, func.max(EVENTS.c.seq))
+            .where(EVENTS.c.game_id.in_(game_ids))
+            .group_by(EVENTS.c.game_id)
+        )
+        heads: dict[str, int] = {g: seq for g, seq in (await conn.execute(query)).all()}
+        for b in batches:
+            head = heads.get(b.game_id, 0)
+            if b.expected_seq != head:
+                raise Conflict(f"game {b.game_id} is at seq {head}, not {b.expected_seq}")
+            heads[b.game_id] = head + len(b.events)
+
+    async def game(self, game_id: str) -> GameRow | None:
+        async with self.reader.connect() as conn:
+            row = (await conn.execute(select(GAMES).where(GAMES.c.game_id == game_id))).first()
+        return None if row is None else GameRow.model_validate(row._asdict())
+
+    async def events(
+        self, game_id: str, after: int = 0, limit: int | None = None
+    ) -> list[Recorded]:
+        query = (
+            select(EVENTS)
+            .where(EVENTS.c.game_id == game_id, EVENTS.c.seq > after)
+            .order_by(EVENTS.c.seq)
+            .limit(limit)
+        )
+        async with self.reader.connect() as conn:
+            rows = (await conn.execute(query)).all()
+        return [
+            Recorded(r.seq, r.type, orjson.loads(r.data), r.at, r.actor, r.command_id, r.version)
+            for r in rows
+        ]
+
+    async def token(self, token: str) -> tuple[str, str] | None:
+        """The game and player a token acts for."""
+        query = select(TOKENS.c.game_id, TOKENS.c.player_id).where(TOKENS.c.token == token)
+        async with self.reader.connect() as conn:
+            row = (await conn.execute(query)).first()
+        return None if row is None else (row.game_id, row.player_id)
+
+    async def tokens(self, game_id: str) -> dict[str, str]:
+        """Every token of a game, by player: the organizer reprints invites from these."""
+        query = select(TOKENS.c.player_id, TOKENS.c.token).where(TOKENS.c.game_id == game_id)
+        async with self.reader.connect() as conn:
+            rows = (await conn.execute(query)).all()
+        return {r.player_id: r.token for r in rows}
