@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Set everything up and run the whole suite: lint, types, and every test, PostgreSQL and the
+# browser included. Installs Chromium and PostgreSQL with apt where they are missing (as root).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+./deploy/setup.sh test
+
+as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
+apt_updated=""
+apt_install() {
+  [ -n "$apt_updated" ] || { as_root apt-get update -qq; apt_updated=1; }
+  DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq "$@" >/dev/null
+}
+
+# The browser: Debian's Chromium (Playwright's own download does not work everywhere).
+export BIJSE_CHROMIUM="${BIJSE_CHROMIUM:-/usr/lib/chromium/chromium}"
+[ -x "$BIJSE_CHROMIUM" ] || { echo "installing chromium…"; apt_install chromium; }
+
+# PostgreSQL: a real server; started (or installed) when it is not running.
+if [ -z "${BIJSE_TEST_POSTGRES_URL:-}" ]; then
+  if ! command -v pg_ctlcluster >/dev/null; then echo "installing postgresql…"; apt_install postgresql; fi
+  if ! pg_isready -q -h 127.0.0.1 -p 5432; then
+    version=$(ls /etc/postgresql | sort -V | tail -n 1)
+    as_root pg_ctlcluster --skip-systemctl-redirect "$version" main start || as_root pg_ctlcluster "$version" main start
+    for _ in $(seq 50); do pg_isready -q -h 127.0.0.1 -p 5432 && break; sleep 0.2; done
+  fi
+  export BIJSE_TEST_POSTGRES_URL="postgresql://postgres@127.0.0.1:5432/postgres"
+  if ! psql "$BIJSE_TEST_POSTGRES_URL" -qAtc "select 1" >/dev/null 2>&1; then
+    # A fresh Debian cluster asks for a password over TCP: give the postgres role one.
+    as_root su postgres -c "psql -qc \"ALTER USER postgres PASSWORD 'bijse'\"" >/dev/null
+    export BIJSE_TEST_POSTGRES_URL="postgresql://postgres:bijse@127.0.0.1:5432/postgres"
+  fi
+fi
+export BIJSE_REQUIRE_POSTGRES=1  # the PostgreSQL half must run, never skip silently
+
+.venv/bin/ruff check server migrations tests bench
+.venv/bin/mypy
+exec .venv/bin/pytest "$@"

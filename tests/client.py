@@ -1,0 +1,114 @@
+"""A small test client of the protocol: HTTP with httpx, WebSocket with websockets."""
+
+import json
+import uuid
+from typing import Any
+
+import httpx
+import websockets
+
+
+class Game:
+    """A game created over HTTP, with helpers to add players and send commands."""
+
+    def __init__(self, http: httpx.AsyncClient, game_id: str, organizer_token: str) -> None:
+        self.http = http
+        self.game_id = game_id
+        self.organizer = organizer_token
+
+    @classmethod
+    async def create(cls, http: httpx.AsyncClient, **config: Any) -> "Game":
+        response = await http.post(
+            "/api/games", json={"ruleset": "card-duel", "name": "Test", "config": config}
+        )
+        assert response.status_code == 201, response.text
+        body = response.json()
+        return cls(http, body["game_id"], body["organizer_token"])
+
+    def auth(self, token: str) -> dict[str, str]:
+        return {"Authorization": f"Bearer {token}"}
+
+    async def add(self, name: str, role: str = "player") -> dict[str, Any]:
+        response = await self.http.post(
+            f"/api/games/{self.game_id}/players",
+            json={"name": name, "role": role},
+            headers=self.auth(self.organizer),
+        )
+        assert response.status_code == 201, response.text
+        body: dict[str, Any] = response.json()
+        return body
+
+    async def command(self, token: str, type: str, **fields: Any) -> httpx.Response:
+        body = {"command_id": str(uuid.uuid4()), "type": type, **fields}
+        return await self.http.post(
+            f"/api/games/{self.game_id}/commands", json=body, headers=self.auth(token)
+        )
+
+    async def ok(self, token: str, type: str, **fields: Any) -> int:
+        response = await self.command(token, type, **fields)
+        assert response.status_code == 200, response.text
+        seq: int = response.json()["seq"]
+        return seq
+
+    async def view(self, token: str) -> dict[str, Any]:
+        response = await self.http.get(
+            f"/api/games/{self.game_id}/view", headers=self.auth(token)
+        )
+        assert response.status_code == 200, response.text
+        body: dict[str, Any] = response.json()
+        return body
+
+    async def events(self, token: str | None = None) -> list[dict[str, Any]]:
+        response = await self.http.get(
+            f"/api/games/{self.game_id}/events", headers=self.auth(token or self.organizer)
+        )
+        assert response.status_code == 200, response.text
+        events: list[dict[str, Any]] = response.json()["events"]
+        return events
+
+    def ws_url(self, base: str, token: str, after: int | None = None) -> str:
+        url = base.replace("http", "ws", 1) + f"/ws/games/{self.game_id}?token={token}"
+        return url if after is None else f"{url}&after={after}"
+
+
+class Phone:
+    """A WebSocket client that keeps the newest view and collects acks and errors."""
+
+    def __init__(self, socket: websockets.ClientConnection) -> None:
+        self.socket = socket
+        self.view: dict[str, Any] | None = None
+        self.seq = 0
+
+    @classmethod
+    async def connect(cls, url: str) -> "Phone":
+        return cls(await websockets.connect(url))
+
+    async def receive(self, timeout: float = 5) -> dict[str, Any]:
+        import asyncio
+
+        message: dict[str, Any] = json.loads(await asyncio.wait_for(self.socket.recv(), timeout))
+        if message["type"] == "view":
+            assert message["seq"] >= self.seq, "views arrive in seq order"
+            self.view, self.seq = message["view"], message["seq"]
+        return message
+
+    async def until(self, kind: str, timeout: float = 5) -> dict[str, Any]:
+        while True:
+            message = await self.receive(timeout)
+            if message["type"] == kind:
+                return message
+
+    async def send(self, type: str, command_id: str | None = None, **fields: Any) -> dict[str, Any]:
+        """Send a command and return its ack or error."""
+        command_id = command_id or str(uuid.uuid4())
+        await self.socket.send(
+            json.dumps({"type": "command", "command_id": command_id,
+                        "command": {"type": type, **fields}})
+        )
+        while True:
+            message = await self.receive()
+            if message["type"] in ("ack", "error") and message.get("command_id") == command_id:
+                return message
+
+    async def close(self) -> None:
+        await self.socket.close()

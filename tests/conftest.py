@@ -1,0 +1,95 @@
+"""Shared fixtures: real databases (a SQLite file, a PostgreSQL server) and a real server."""
+
+import asyncio
+import os
+import secrets
+import socket
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+
+import asyncpg
+import pytest
+import uvicorn
+from sqlalchemy.engine import make_url
+
+from server.app import create_app
+
+POSTGRES_URL = os.environ.get("BIJSE_TEST_POSTGRES_URL")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+@pytest.fixture(scope="session")
+async def postgres_url() -> AsyncIterator[str]:
+    """A fresh database on the PostgreSQL server, dropped at the end of the run.
+
+    Without BIJSE_TEST_POSTGRES_URL the PostgreSQL tests are skipped on a developer's machine;
+    CI sets BIJSE_REQUIRE_POSTGRES=1, which turns that skip into a failure.
+    """
+    if not POSTGRES_URL:
+        if os.environ.get("BIJSE_REQUIRE_POSTGRES"):
+            pytest.fail("BIJSE_REQUIRE_POSTGRES is set but BIJSE_TEST_POSTGRES_URL is not")
+        pytest.skip("set BIJSE_TEST_POSTGRES_URL to run the PostgreSQL tests")
+    name = f"bijse_test_{secrets.token_hex(4)}"
+    admin = make_url(POSTGRES_URL).set(drivername="postgresql")
+    dsn = admin.render_as_string(hide_password=False)
+    conn = await asyncpg.connect(dsn)
+    await conn.execute(f'CREATE DATABASE "{name}"')
+    await conn.close()
+    yield admin.set(database=name).render_as_string(hide_password=False)
+    conn = await asyncpg.connect(dsn)
+    await conn.execute(f'DROP DATABASE "{name}" WITH (FORCE)')
+    await conn.close()
+
+
+@pytest.fixture
+def sqlite_url(tmp_path: Path) -> str:
+    return f"sqlite:///{tmp_path / 'bijse.db'}"
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """Each backend in turn: the conformance suites run against both."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'bijse.db'}"
+    url: str = request.getfixturevalue("postgres_url")
+    return url
+
+
+async def serve(database_url: str) -> AsyncIterator[str]:
+    port = free_port()
+    config = uvicorn.Config(
+        create_app(database_url), host="127.0.0.1", port=port, log_level="warning",
+        ws_max_size=1024 * 1024,
+    )
+    server = uvicorn.Server(config)
+    task = asyncio.create_task(server.serve())
+    while not server.started:
+        if task.done():
+            task.result()
+        await asyncio.sleep(0.02)
+    yield f"http://127.0.0.1:{port}"
+    server.should_exit = True
+    await task
+
+
+@pytest.fixture(scope="session")
+def session_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("live")
+
+
+@pytest.fixture(scope="session")
+async def live_server(session_dir: Path) -> AsyncIterator[str]:
+    """A real uvicorn on a loopback port, serving the app from a fresh SQLite file."""
+    async for url in serve(f"sqlite:///{session_dir / 'live.db'}"):
+        yield url
+
+
+@pytest.fixture(scope="session")
+def repo_root() -> Iterator[Path]:
+    yield Path(__file__).resolve().parent.parent

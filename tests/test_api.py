@@ -1,0 +1,190 @@
+"""The HTTP protocol against a real uvicorn: answers, and a clear 4xx for every bad input."""
+
+import uuid
+from collections.abc import AsyncIterator
+
+import httpx
+import orjson
+import pytest
+
+from tests.client import Game
+
+
+@pytest.fixture
+async def http(live_server: str) -> AsyncIterator[httpx.AsyncClient]:
+    async with httpx.AsyncClient(base_url=live_server) as client:
+        yield client
+
+
+@pytest.fixture
+async def game(http: httpx.AsyncClient) -> Game:
+    return await Game.create(http)
+
+
+def error(response: httpx.Response, status: int, code: str) -> str:
+    assert response.status_code == status, response.text
+    body = response.json()["error"]
+    assert body["code"] == code
+    assert body["message"]
+    message: str = body["message"]
+    return message
+
+
+async def test_health_rulesets_and_openapi(http: httpx.AsyncClient) -> None:
+    assert (await http.get("/healthz")).json() == {"ok": True}
+    rulesets = (await http.get("/api/rulesets")).json()
+    card_duel = next(r for r in rulesets if r["id"] == "card-duel")
+    assert card_duel["config_schema"]["properties"]["stun_s"]["default"] == 300
+    spec = (await http.get("/api/openapi.json")).json()
+    assert spec["openapi"].startswith("3.")
+    for path in ("/api/games", "/api/games/{gid}/players", "/api/games/{gid}/commands",
+                 "/api/games/{gid}/view", "/api/games/{gid}/events", "/api/games/{gid}/invites"):
+        assert path in spec["paths"]
+    titles = {v["title"] for v in
+              spec["paths"]["/api/games/{gid}/commands"]["post"]["requestBody"]["content"][
+                  "application/json"]["schema"]["oneOf"]}
+    assert {"card-duel: challenge", "card-duel: pick", "card-duel: start_game"} <= titles
+
+
+async def test_create_game_then_players_with_codes(http: httpx.AsyncClient, game: Game) -> None:
+    anna = await game.add("Anna")
+    assert len(anna["code"]) == 4 and not set(anna["code"]) & set("0O1I")
+    assert anna["join_url"].endswith(f"/#/join/{game.game_id}/{anna['token']}")
+    view = await game.view(anna["token"])
+    assert view["view"]["me"]["player_id"] == anna["player_id"]
+    assert [c["title"] for c in view["view"]["me"]["cards"]] == [
+        "Rána židlí", "Rána Ankh-Morporskou dýkou", "Ztracení se v davu"]
+    assert view["server_time"].endswith("Z") and len(view["server_time"]) == 24
+    organizer = (await game.view(game.organizer))["view"]
+    assert organizer["me"]["role"] == "organizer"
+    assert any(m["player_id"] == anna["player_id"] for m in organizer["members"])
+
+
+async def test_invites_carry_join_urls_and_qr_codes(http: httpx.AsyncClient, game: Game) -> None:
+    bob = await game.add("Bob")
+    response = await http.get(f"/api/games/{game.game_id}/invites",
+                              headers=game.auth(game.organizer))
+    invite = next(i for i in response.json()["invites"] if i["player_id"] == bob["player_id"])
+    assert invite["join_url"] == bob["join_url"]
+    assert invite["qr_svg"].startswith("<svg")
+    denied = await http.get(f"/api/games/{game.game_id}/invites", headers=game.auth(bob["token"]))
+    error(denied, 403, "forbidden")
+
+
+async def test_a_retried_command_is_answered_not_repeated(game: Game) -> None:
+    body = {"command_id": str(uuid.uuid4()), "type": "start_game"}
+    url = f"/api/games/{game.game_id}/commands"
+    first = await game.http.post(url, json=body, headers=game.auth(game.organizer))
+    again = await game.http.post(url, json=body, headers=game.auth(game.organizer))
+    assert first.json() == {"seq": first.json()["seq"], "duplicate": False}
+    assert again.json() == {"seq": first.json()["seq"], "duplicate": True}
+    types = [e["type"] for e in await game.events()]
+    assert types.count("game_started") == 1
+
+
+@pytest.mark.parametrize(
+    ("body", "fragment"),
+    [
+        ({"type": "start_game"}, "command_id"),
+        ({"command_id": "x", "type": "fly"}, "unknown command"),
+        ({"command_id": "x", "type": "start_game", "extra": 1}, "extra: unknown field"),
+        ({"command_id": "x", "type": "challenge", "target": 12}, "target"),
+        ({"command_id": "x", "type": "challenge"}, "target"),
+        ({"command_id": 5, "type": "start_game"}, "command_id"),
+        ({"command_id": "x", "type": "grant_card", "player_id": "p3",
+          "card": {"title": "A", "big": -1, "small": 1, "kind": "stun"}}, "big"),
+        ({"command_id": "x", "type": "grant_card", "player_id": "p3",
+          "card": {"title": "A", "big": 1, "small": 1, "kind": "tickle"}}, "kind"),
+        ({"command_id": "x", "type": "challenge", "target": "ABCD", "ranged": "yes"}, "ranged"),
+    ],
+)
+async def test_invalid_commands_are_422(game: Game, body: dict[str, object], fragment: str) -> None:
+    response = await game.http.post(f"/api/games/{game.game_id}/commands", json=body,
+                                    headers=game.auth(game.organizer))
+    assert fragment in error(response, 422, "invalid")
+
+
+async def test_malformed_and_oversized_bodies(game: Game) -> None:
+    url = f"/api/games/{game.game_id}/commands"
+    headers = game.auth(game.organizer)
+    error(await game.http.post(url, content=b"{not json", headers=headers), 422, "invalid")
+    error(await game.http.post(url, content=b"[1, 2]", headers=headers), 422, "invalid")
+    error(await game.http.post(url, content=b"", headers=headers), 422, "invalid")
+    huge = orjson.dumps({"command_id": "x", "type": "start_game", "pad": "x" * 100_000})
+    error(await game.http.post(url, content=huge, headers=headers), 413, "too_large")
+
+    async def chunks():  # no Content-Length: the limit holds while streaming too
+        for _ in range(100):
+            yield b" " * 1024
+
+    error(await game.http.post(url, content=chunks(), headers=headers), 413, "too_large")
+    error(await game.http.post("/api/games", content=b"\xff\xfe"), 422, "invalid")
+    error(await game.http.post("/api/games", json={"ruleset": "chess", "name": "x"}), 422,
+          "invalid")
+    assert "stun_s" in error(await game.http.post(
+        "/api/games", json={"ruleset": "card-duel", "name": "x", "config": {"stun_s": "5"}}),
+        422, "invalid")
+
+
+async def test_tokens_and_roles(http: httpx.AsyncClient, game: Game) -> None:
+    anna = await game.add("Anna")
+    other = await Game.create(http)
+    url = f"/api/games/{game.game_id}/view"
+    error(await http.get(url), 401, "unauthorized")
+    error(await http.get(url, headers={"Authorization": "Bearer nope"}), 401, "unauthorized")
+    error(await http.get(url, headers={"Authorization": "Basic abc"}), 401, "unauthorized")
+    error(await http.get(url, headers=game.auth(other.organizer)), 403, "forbidden")
+    error(await http.get("/api/games/nosuchgame/view", headers=game.auth(anna["token"])), 403,
+          "forbidden")
+    error(await game.command(anna["token"], "start_game"), 403, "forbidden")
+    error(await game.command(game.organizer, "challenge", target=anna["code"]), 403, "forbidden")
+    response = await http.post(f"/api/games/{game.game_id}/players", json={"name": "Eve"},
+                               headers=game.auth(anna["token"]))
+    error(response, 403, "forbidden")
+    error(await http.post(f"/api/games/{game.game_id}/players", json={"name": ""},
+                          headers=game.auth(game.organizer)), 422, "invalid")
+    error(await http.get("/api/nothing"), 404, "not_found")
+    error(await http.delete("/api/games"), 405, "method_not_allowed")
+
+
+async def test_commands_out_of_turn_are_409(game: Game) -> None:
+    anna, bob = await game.add("Anna"), await game.add("Bob")
+    error(await game.command(anna["token"], "challenge", target=bob["code"]), 409,
+          "game_not_running")
+    await game.ok(game.organizer, "start_game")
+    error(await game.command(anna["token"], "pick", duel_id="d1", card_id="c1"), 404, "not_found")
+    await game.ok(anna["token"], "challenge", target=bob["code"])
+    error(await game.command(bob["token"], "challenge", target=anna["code"]), 409, "busy")
+    error(await game.command(anna["token"], "challenge", target="ZZZZ"), 404, "not_found")
+
+
+async def test_the_log_opens_to_everybody_when_the_game_ends(game: Game) -> None:
+    anna = await game.add("Anna")
+    url = f"/api/games/{game.game_id}/events"
+    error(await game.http.get(url, headers=game.auth(anna["token"])), 403, "forbidden")
+    await game.ok(game.organizer, "start_game")
+    await game.ok(game.organizer, "end_game")
+    events = await game.events(anna["token"])
+    assert [e["seq"] for e in events] == list(range(1, len(events) + 1))
+    created, ended = events[0], events[-1]
+    assert created["type"] == "game_created" and ended["type"] == "game_ended"
+    import hashlib
+
+    assert hashlib.sha256(bytes.fromhex(ended["data"]["seed"])).hexdigest() == \
+        created["data"]["seed_sha256"]
+    later = await game.http.get(url, params={"after": 3}, headers={
+        **game.auth(anna["token"]), "Accept": "application/x-ndjson"})
+    lines = [orjson.loads(line) for line in later.text.splitlines()]
+    assert later.headers["content-type"].startswith("application/x-ndjson")
+    assert [line["seq"] for line in lines] == [e["seq"] for e in events if e["seq"] > 3]
+    error(await game.http.get(url, params={"after": "x"}, headers=game.auth(anna["token"])),
+          422, "invalid")
+
+
+async def test_the_seed_stays_secret_until_the_end(game: Game) -> None:
+    anna = await game.add("Anna")
+    await game.ok(game.organizer, "start_game")
+    view = (await game.view(anna["token"]))["view"]
+    assert view["game"]["seed"] is None
+    events = await game.events()
+    assert all("seed" not in e["data"] for e in events)

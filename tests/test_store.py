@@ -1,0 +1,126 @@
+"""One storage conformance suite, run against a SQLite file and a PostgreSQL server."""
+
+import asyncio
+from collections.abc import AsyncIterator
+
+import pytest
+
+from server import migrate
+from server.database import parse_url
+from server.models import GameRow
+from server.rules.core import Event
+from server.store import Append, Conflict, Store
+
+
+@pytest.fixture
+async def store(database_url: str) -> AsyncIterator[Store]:
+    await asyncio.to_thread(migrate.upgrade, parse_url(database_url))
+    opened = Store.open(database_url)
+    yield opened
+    await opened.close()
+
+
+def game(game_id: str) -> GameRow:
+    return GameRow(game_id=game_id, ruleset="card-duel", seed="00" * 32, created_at=1)
+
+
+def batch(game_id: str, expected: int, *types: str, command_id: str | None = None) -> Append:
+    events = [Event(t, {"n": expected + i}) for i, t in enumerate(types, 1)]
+    return Append(game_id, expected, events, at=1000 + expected, actor="p1", command_id=command_id)
+
+
+async def test_append_then_read_back_in_order(store: Store) -> None:
+    first = batch("g1", 0, "game_created", "player_joined")
+    first.game, first.tokens = game("g1"), [("secret-token", "p2")]
+    await store.append([first])
+    await store.append([batch("g1", 2, "game_started", command_id="c1")])
+    log = await store.events("g1")
+    assert [(r.seq, r.type, r.data) for r in log] == [
+        (1, "game_created", {"n": 1}),
+        (2, "player_joined", {"n": 2}),
+        (3, "game_started", {"n": 3}),
+    ]
+    assert log[2].command_id == "c1" and log[0].command_id is None
+    assert log[2].at == 1002 and log[2].actor == "p1"
+    assert [r.seq for r in await store.events("g1", after=1)] == [2, 3]
+    assert await store.token("secret-token") == ("g1", "p2")
+    assert await store.tokens("g1") == {"p2": "secret-token"}
+    row = await store.game("g1")
+    assert row is not None and row.seed == "00" * 32
+
+
+async def test_a_taken_seq_is_refused(store: Store) -> None:
+    await store.append([batch("g2", 0, "a", "b")])
+    with pytest.raises(Conflict):
+        await store.append([batch("g2", 1, "c")])
+    assert [r.type for r in await store.events("g2")] == ["a", "b"]
+
+
+async def test_a_gap_is_refused(store: Store) -> None:
+    await store.append([batch("g3", 0, "a")])
+    with pytest.raises(Conflict):
+        await store.append([batch("g3", 5, "b")])
+    assert [r.seq for r in await store.events("g3")] == [1]
+
+
+async def test_a_mixed_batch_writes_nothing(store: Store) -> None:
+    await store.append([batch("g4", 0, "a")])
+    good, stale = batch("g5", 0, "x", "y"), batch("g4", 0, "b")
+    with pytest.raises(Conflict):
+        await store.append([good, stale])
+    assert await store.events("g5") == []
+    assert [r.type for r in await store.events("g4")] == ["a"]
+
+
+async def test_batches_of_one_game_chain_in_one_transaction(store: Store) -> None:
+    await store.append([batch("g6", 0, "a"), batch("g6", 1, "b", "c"), batch("g7", 0, "z")])
+    assert [r.seq for r in await store.events("g6")] == [1, 2, 3]
+    with pytest.raises(Conflict):  # the second batch does not continue where the first ends
+        await store.append([batch("g6", 3, "d"), batch("g6", 3, "e")])
+    assert [r.seq for r in await store.events("g6")] == [1, 2, 3]
+
+
+async def test_a_retried_command_id_is_refused(store: Store) -> None:
+    await store.append([batch("g8", 0, "a", command_id="same")])
+    with pytest.raises(Conflict):
+        await store.append([batch("g8", 1, "b", command_id="same")])
+    await store.append([batch("g8", 1, "b", command_id="other")])
+    assert [r.command_id for r in await store.events("g8")] == ["same", "other"]
+
+
+async def test_concurrent_appenders_one_wins_each_seq_and_no_gaps(
+    store: Store, database_url: str
+) -> None:
+    """Two writers (two stores, as two server processes would be) race for the same seqs."""
+    rival = Store.open(database_url)
+    try:
+        await store.append([batch("g9", 0, "created")])
+
+        async def writer(writer_store: Store, name: str) -> int:
+            wins = 0
+            for _ in range(15):
+                head = (await writer_store.events("g9"))[-1].seq
+                try:
+                    await writer_store.append([batch("g9", head, name)])
+                    wins += 1
+                except Conflict:
+                    pass
+            return wins
+
+        same_seq = [store.append([batch("g9", 1, "left")]),
+                    rival.append([batch("g9", 1, "right")])]
+        results = await asyncio.gather(*same_seq, return_exceptions=True)
+        assert sum(r is None for r in results) == 1
+        assert sum(isinstance(r, Conflict) for r in results) == 1
+        wins = await asyncio.gather(writer(store, "a"), writer(rival, "b"))
+        log = await store.events("g9")
+        assert [r.seq for r in log] == list(range(1, len(log) + 1))
+        assert len(log) == 2 + sum(wins)
+    finally:
+        await rival.close()
+
+
+async def test_migrations_match_the_models(database_url: str) -> None:
+    url = parse_url(database_url)
+    await asyncio.to_thread(migrate.upgrade, url)
+    await asyncio.to_thread(migrate.check, url)  # raises when autogenerate finds a difference
