@@ -60,8 +60,15 @@ def main(argv: list[str] | None = None) -> int:
     app = create_app(
         url, admin_token=args.admin_token, public_url=args.public_url, migrate_on_start=False
     )
+    # No permessage-deflate: a view is a few KiB, and compressing every one costs the server
+    # more CPU than the bytes it saves.
     config = uvicorn.Config(
-        app, log_level="warning", ws_max_size=1024 * 1024, proxy_headers=True, lifespan="on"
+        app,
+        log_level="warning",
+        ws_max_size=1024 * 1024,
+        ws_per_message_deflate=False,
+        proxy_headers=True,
+        lifespan="on",
     )
     server = uvicorn.Server(config)
     print(f"Bij se serves http://{args.host}:{listener.getsockname()[1]} from {url}", flush=True)

@@ -2,12 +2,14 @@
 
 import time
 from datetime import UTC, datetime
+from functools import lru_cache
 
 
 def now_ms() -> int:
     return time.time_ns() // 1_000_000
 
 
+@lru_cache(maxsize=8192)  # the same untils and event times are shown again and again
 def iso(ms: int) -> str:
     return (
         datetime.fromtimestamp(ms / 1000, UTC).strftime("%Y-%m-%dT%H:%M:%S.") + f"{ms % 1000:03d}Z"

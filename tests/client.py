@@ -51,9 +51,7 @@ class Game:
         return seq
 
     async def view(self, token: str) -> dict[str, Any]:
-        response = await self.http.get(
-            f"/api/games/{self.game_id}/view", headers=self.auth(token)
-        )
+        response = await self.http.get(f"/api/games/{self.game_id}/view", headers=self.auth(token))
         assert response.status_code == 200, response.text
         body: dict[str, Any] = response.json()
         return body
@@ -102,8 +100,9 @@ class Phone:
         """Send a command and return its ack or error."""
         command_id = command_id or str(uuid.uuid4())
         await self.socket.send(
-            json.dumps({"type": "command", "command_id": command_id,
-                        "command": {"type": type, **fields}})
+            json.dumps(
+                {"type": "command", "command_id": command_id, "command": {"type": type, **fields}}
+            )
         )
         while True:
             message = await self.receive()

@@ -64,7 +64,10 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
 async def serve(database_url: str) -> AsyncIterator[str]:
     port = free_port()
     config = uvicorn.Config(
-        create_app(database_url), host="127.0.0.1", port=port, log_level="warning",
+        create_app(database_url),
+        host="127.0.0.1",
+        port=port,
+        log_level="warning",
         ws_max_size=1024 * 1024,
     )
     server = uvicorn.Server(config)

@@ -37,12 +37,21 @@ async def test_health_rulesets_and_openapi(http: httpx.AsyncClient) -> None:
     assert card_duel["config_schema"]["properties"]["stun_s"]["default"] == 300
     spec = (await http.get("/api/openapi.json")).json()
     assert spec["openapi"].startswith("3.")
-    for path in ("/api/games", "/api/games/{gid}/players", "/api/games/{gid}/commands",
-                 "/api/games/{gid}/view", "/api/games/{gid}/events", "/api/games/{gid}/invites"):
+    for path in (
+        "/api/games",
+        "/api/games/{gid}/players",
+        "/api/games/{gid}/commands",
+        "/api/games/{gid}/view",
+        "/api/games/{gid}/events",
+        "/api/games/{gid}/invites",
+    ):
         assert path in spec["paths"]
-    titles = {v["title"] for v in
-              spec["paths"]["/api/games/{gid}/commands"]["post"]["requestBody"]["content"][
-                  "application/json"]["schema"]["oneOf"]}
+    titles = {
+        v["title"]
+        for v in spec["paths"]["/api/games/{gid}/commands"]["post"]["requestBody"]["content"][
+            "application/json"
+        ]["schema"]["oneOf"]
+    }
     assert {"card-duel: challenge", "card-duel: pick", "card-duel: start_game"} <= titles
 
 
@@ -53,7 +62,10 @@ async def test_create_game_then_players_with_codes(http: httpx.AsyncClient, game
     view = await game.view(anna["token"])
     assert view["view"]["me"]["player_id"] == anna["player_id"]
     assert [c["title"] for c in view["view"]["me"]["cards"]] == [
-        "Rána židlí", "Rána Ankh-Morporskou dýkou", "Ztracení se v davu"]
+        "Rána židlí",
+        "Rána Ankh-Morporskou dýkou",
+        "Ztracení se v davu",
+    ]
     assert view["server_time"].endswith("Z") and len(view["server_time"]) == 24
     organizer = (await game.view(game.organizer))["view"]
     assert organizer["me"]["role"] == "organizer"
@@ -62,8 +74,9 @@ async def test_create_game_then_players_with_codes(http: httpx.AsyncClient, game
 
 async def test_invites_carry_join_urls_and_qr_codes(http: httpx.AsyncClient, game: Game) -> None:
     bob = await game.add("Bob")
-    response = await http.get(f"/api/games/{game.game_id}/invites",
-                              headers=game.auth(game.organizer))
+    response = await http.get(
+        f"/api/games/{game.game_id}/invites", headers=game.auth(game.organizer)
+    )
     invite = next(i for i in response.json()["invites"] if i["player_id"] == bob["player_id"])
     assert invite["join_url"] == bob["join_url"]
     assert invite["qr_svg"].startswith("<svg")
@@ -91,16 +104,31 @@ async def test_a_retried_command_is_answered_not_repeated(game: Game) -> None:
         ({"command_id": "x", "type": "challenge", "target": 12}, "target"),
         ({"command_id": "x", "type": "challenge"}, "target"),
         ({"command_id": 5, "type": "start_game"}, "command_id"),
-        ({"command_id": "x", "type": "grant_card", "player_id": "p3",
-          "card": {"title": "A", "big": -1, "small": 1, "kind": "stun"}}, "big"),
-        ({"command_id": "x", "type": "grant_card", "player_id": "p3",
-          "card": {"title": "A", "big": 1, "small": 1, "kind": "tickle"}}, "kind"),
+        (
+            {
+                "command_id": "x",
+                "type": "grant_card",
+                "player_id": "p3",
+                "card": {"title": "A", "big": -1, "small": 1, "kind": "stun"},
+            },
+            "big",
+        ),
+        (
+            {
+                "command_id": "x",
+                "type": "grant_card",
+                "player_id": "p3",
+                "card": {"title": "A", "big": 1, "small": 1, "kind": "tickle"},
+            },
+            "kind",
+        ),
         ({"command_id": "x", "type": "challenge", "target": "ABCD", "ranged": "yes"}, "ranged"),
     ],
 )
 async def test_invalid_commands_are_422(game: Game, body: dict[str, object], fragment: str) -> None:
-    response = await game.http.post(f"/api/games/{game.game_id}/commands", json=body,
-                                    headers=game.auth(game.organizer))
+    response = await game.http.post(
+        f"/api/games/{game.game_id}/commands", json=body, headers=game.auth(game.organizer)
+    )
     assert fragment in error(response, 422, "invalid")
 
 
@@ -119,11 +147,16 @@ async def test_malformed_and_oversized_bodies(game: Game) -> None:
 
     error(await game.http.post(url, content=chunks(), headers=headers), 413, "too_large")
     error(await game.http.post("/api/games", content=b"\xff\xfe"), 422, "invalid")
-    error(await game.http.post("/api/games", json={"ruleset": "chess", "name": "x"}), 422,
-          "invalid")
-    assert "stun_s" in error(await game.http.post(
-        "/api/games", json={"ruleset": "card-duel", "name": "x", "config": {"stun_s": "5"}}),
-        422, "invalid")
+    error(
+        await game.http.post("/api/games", json={"ruleset": "chess", "name": "x"}), 422, "invalid"
+    )
+    assert "stun_s" in error(
+        await game.http.post(
+            "/api/games", json={"ruleset": "card-duel", "name": "x", "config": {"stun_s": "5"}}
+        ),
+        422,
+        "invalid",
+    )
 
 
 async def test_tokens_and_roles(http: httpx.AsyncClient, game: Game) -> None:
@@ -134,23 +167,35 @@ async def test_tokens_and_roles(http: httpx.AsyncClient, game: Game) -> None:
     error(await http.get(url, headers={"Authorization": "Bearer nope"}), 401, "unauthorized")
     error(await http.get(url, headers={"Authorization": "Basic abc"}), 401, "unauthorized")
     error(await http.get(url, headers=game.auth(other.organizer)), 403, "forbidden")
-    error(await http.get("/api/games/nosuchgame/view", headers=game.auth(anna["token"])), 403,
-          "forbidden")
+    error(
+        await http.get("/api/games/nosuchgame/view", headers=game.auth(anna["token"])),
+        403,
+        "forbidden",
+    )
     error(await game.command(anna["token"], "start_game"), 403, "forbidden")
     error(await game.command(game.organizer, "challenge", target=anna["code"]), 403, "forbidden")
-    response = await http.post(f"/api/games/{game.game_id}/players", json={"name": "Eve"},
-                               headers=game.auth(anna["token"]))
+    response = await http.post(
+        f"/api/games/{game.game_id}/players", json={"name": "Eve"}, headers=game.auth(anna["token"])
+    )
     error(response, 403, "forbidden")
-    error(await http.post(f"/api/games/{game.game_id}/players", json={"name": ""},
-                          headers=game.auth(game.organizer)), 422, "invalid")
+    error(
+        await http.post(
+            f"/api/games/{game.game_id}/players",
+            json={"name": ""},
+            headers=game.auth(game.organizer),
+        ),
+        422,
+        "invalid",
+    )
     error(await http.get("/api/nothing"), 404, "not_found")
     error(await http.delete("/api/games"), 405, "method_not_allowed")
 
 
 async def test_commands_out_of_turn_are_409(game: Game) -> None:
     anna, bob = await game.add("Anna"), await game.add("Bob")
-    error(await game.command(anna["token"], "challenge", target=bob["code"]), 409,
-          "game_not_running")
+    error(
+        await game.command(anna["token"], "challenge", target=bob["code"]), 409, "game_not_running"
+    )
     await game.ok(game.organizer, "start_game")
     error(await game.command(anna["token"], "pick", duel_id="d1", card_id="c1"), 404, "not_found")
     await game.ok(anna["token"], "challenge", target=bob["code"])
@@ -170,15 +215,23 @@ async def test_the_log_opens_to_everybody_when_the_game_ends(game: Game) -> None
     assert created["type"] == "game_created" and ended["type"] == "game_ended"
     import hashlib
 
-    assert hashlib.sha256(bytes.fromhex(ended["data"]["seed"])).hexdigest() == \
-        created["data"]["seed_sha256"]
-    later = await game.http.get(url, params={"after": 3}, headers={
-        **game.auth(anna["token"]), "Accept": "application/x-ndjson"})
+    assert (
+        hashlib.sha256(bytes.fromhex(ended["data"]["seed"])).hexdigest()
+        == created["data"]["seed_sha256"]
+    )
+    later = await game.http.get(
+        url,
+        params={"after": 3},
+        headers={**game.auth(anna["token"]), "Accept": "application/x-ndjson"},
+    )
     lines = [orjson.loads(line) for line in later.text.splitlines()]
     assert later.headers["content-type"].startswith("application/x-ndjson")
     assert [line["seq"] for line in lines] == [e["seq"] for e in events if e["seq"] > 3]
-    error(await game.http.get(url, params={"after": "x"}, headers=game.auth(anna["token"])),
-          422, "invalid")
+    error(
+        await game.http.get(url, params={"after": "x"}, headers=game.auth(anna["token"])),
+        422,
+        "invalid",
+    )
 
 
 async def test_the_seed_stays_secret_until_the_end(game: Game) -> None:

@@ -17,9 +17,18 @@ async def start(database: Path, port: int) -> subprocess.Popen[bytes]:
     log = database.with_suffix(".log")
     with log.open("ab") as output:
         process = subprocess.Popen(
-            [sys.executable, "-m", "server.cli", "serve", "--port", str(port),
-             "--database-url", f"sqlite:///{database}"],
-            stdout=output, stderr=output,
+            [
+                sys.executable,
+                "-m",
+                "server.cli",
+                "serve",
+                "--port",
+                str(port),
+                "--database-url",
+                f"sqlite:///{database}",
+            ],
+            stdout=output,
+            stderr=output,
         )
     async with httpx.AsyncClient() as client:
         for _ in range(200):
@@ -44,7 +53,8 @@ async def test_every_acknowledged_event_survives_kill_9(tmp_path: Path) -> None:
         # Many commands in flight at once, so several are written in one group commit.
         pairs = list(zip(players[::2], players[1::2], strict=True))
         acked = await asyncio.gather(
-            *(game.command(a["token"], "challenge", target=b["code"]) for a, b in pairs))
+            *(game.command(a["token"], "challenge", target=b["code"]) for a, b in pairs)
+        )
         assert all(r.status_code == 200 for r in acked)
         last_seq = max(r.json()["seq"] for r in acked)
         views = {p["player_id"]: (await game.view(p["token"]))["view"] for p in players}
@@ -69,8 +79,9 @@ async def test_every_acknowledged_event_survives_kill_9(tmp_path: Path) -> None:
 
 async def test_the_cli_explains_what_is_wrong(tmp_path: Path) -> None:
     def run(*args: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run([sys.executable, "-m", "server.cli", *args], capture_output=True,
-                              text=True, timeout=60)
+        return subprocess.run(
+            [sys.executable, "-m", "server.cli", *args], capture_output=True, text=True, timeout=60
+        )
 
     bad_url = run("serve", "--database-url", "mysql://x/y")
     assert bad_url.returncode == 2 and "unsupported database" in bad_url.stderr

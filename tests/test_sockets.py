@@ -35,13 +35,16 @@ async def test_two_phones_duel_to_a_stun_and_a_third_is_refused(
         await b.receive()
     duel = b.view["duel"]
     assert duel["opponent"] == {"player_id": anna["player_id"], "name": "Anna"}
-    assert [p["challengeable"] for p in b.view["players"] if p["player_id"] == bob["player_id"]] \
-        == [False]
+    assert [
+        p["challengeable"] for p in b.view["players"] if p["player_id"] == bob["player_id"]
+    ] == [False]
 
     assert a.view is not None
     chair = next(c for c in a.view["me"]["cards"] if c["title"] == "Rána židlí")
     dagger = next(c for c in b.view["me"]["cards"] if c["title"] == "Rána Ankh-Morporskou dýkou")
-    assert (await a.send("pick", duel_id=duel["duel_id"], card_id=chair["card_id"]))["type"] == "ack"
+    assert (await a.send("pick", duel_id=duel["duel_id"], card_id=chair["card_id"]))[
+        "type"
+    ] == "ack"
     while not b.view["duel"]["opponent_picked"]:
         await b.receive()
     assert chair["card_id"] not in json.dumps(b.view), "the pick stays secret until the reveal"
@@ -54,7 +57,8 @@ async def test_two_phones_duel_to_a_stun_and_a_third_is_refused(
     outcome = b.view["last_duel"]
     assert outcome["rounds"][0]["winners"] == [anna["player_id"]]
     assert outcome["outcomes"] == [
-        {"player_id": bob["player_id"], "effect": "stun", "until": me["stunned_until"]}]
+        {"player_id": bob["player_id"], "effect": "stun", "until": me["stunned_until"]}
+    ]
 
     refused = await c.send("challenge", target=bob["code"])
     assert refused["type"] == "error" and refused["code"] == "stunned"
@@ -62,7 +66,9 @@ async def test_two_phones_duel_to_a_stun_and_a_third_is_refused(
         await phone.close()
 
 
-async def test_reconnect_with_after_misses_nothing(live_server: str, http: httpx.AsyncClient) -> None:
+async def test_reconnect_with_after_misses_nothing(
+    live_server: str, http: httpx.AsyncClient
+) -> None:
     game = await Game.create(http)
     anna, bob = await game.add("Anna"), await game.add("Bob")
     await game.ok(game.organizer, "start_game")
@@ -89,7 +95,9 @@ async def test_reconnect_with_after_misses_nothing(live_server: str, http: httpx
     await current.close()
 
 
-async def test_ping_and_bad_messages_get_clear_errors(live_server: str, http: httpx.AsyncClient) -> None:
+async def test_ping_and_bad_messages_get_clear_errors(
+    live_server: str, http: httpx.AsyncClient
+) -> None:
     game = await Game.create(http)
     anna = await game.add("Anna")
     phone = await Phone.connect(game.ws_url(live_server, anna["token"]))
@@ -102,8 +110,12 @@ async def test_ping_and_bad_messages_get_clear_errors(live_server: str, http: ht
         ("[1]", "invalid"),
         (json.dumps({"type": "dance"}), "invalid"),
         (json.dumps({"type": "command", "command_id": "x", "command": "pick"}), "invalid"),
-        (json.dumps({"type": "command", "command_id": "x", "command": {"type": "pick"},
-                     "extra": 1}), "invalid"),
+        (
+            json.dumps(
+                {"type": "command", "command_id": "x", "command": {"type": "pick"}, "extra": 1}
+            ),
+            "invalid",
+        ),
         (json.dumps({"type": "command", "command": {"type": "start_game"}}), "invalid"),
         ("x" * 70_000, "too_large"),
     ]
@@ -120,8 +132,9 @@ async def test_ping_and_bad_messages_get_clear_errors(live_server: str, http: ht
     await phone.close()
 
 
-@pytest.mark.parametrize(("token", "code", "close"), [
-    (None, "unauthorized", 4401), ("wrong", "unauthorized", 4401)])
+@pytest.mark.parametrize(
+    ("token", "code", "close"), [(None, "unauthorized", 4401), ("wrong", "unauthorized", 4401)]
+)
 async def test_a_bad_token_is_refused_and_closed(
     live_server: str, http: httpx.AsyncClient, token: str | None, code: str, close: int
 ) -> None:

@@ -107,8 +107,7 @@ async def test_concurrent_appenders_one_wins_each_seq_and_no_gaps(
                     pass
             return wins
 
-        same_seq = [store.append([batch("g9", 1, "left")]),
-                    rival.append([batch("g9", 1, "right")])]
+        same_seq = [store.append([batch("g9", 1, "left")]), rival.append([batch("g9", 1, "right")])]
         results = await asyncio.gather(*same_seq, return_exceptions=True)
         assert sum(r is None for r in results) == 1
         assert sum(isinstance(r, Conflict) for r in results) == 1
