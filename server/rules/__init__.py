@@ -1,8 +1,19 @@
-"""The rulesets the server knows, by id."""
+"""The rulesets the server knows, by id: every subpackage that exports a RULESET."""
 
+import importlib
+import pkgutil
 from typing import Any
 
-from server.rules.card_duel import RULESET as CARD_DUEL
 from server.rules.core import Ruleset
 
-RULESETS: dict[str, Ruleset[Any]] = {r.id: r for r in (CARD_DUEL,)}
+
+def discover() -> dict[str, Ruleset[Any]]:
+    found: dict[str, Ruleset[Any]] = {}
+    for module in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
+        if module.ispkg:
+            ruleset = importlib.import_module(f"{__name__}.{module.name}").RULESET
+            found[ruleset.id] = ruleset
+    return found
+
+
+RULESETS = discover()

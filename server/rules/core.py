@@ -1,13 +1,14 @@
 """What every ruleset shares: events, the decision context, rule errors and commands."""
 
-import hashlib
-import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any, ClassVar, Generic, Literal, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Literal, Protocol, TypeVar
 
 from pydantic import BaseModel, ConfigDict
+
+if TYPE_CHECKING:
+    from server.rules.chance import Chance
 
 Role = Literal["organizer", "leader", "player", "spectator"]
 ROLES: tuple[Role, ...] = ("organizer", "leader", "player", "spectator")
@@ -61,10 +62,11 @@ class Context:
         return f"{prefix}{self.seq}" if self._ids == 1 else f"{prefix}{self.seq}.{self._ids}"
 
     @cached_property
-    def rng(self) -> random.Random:
-        """Chance derived from the game's secret seed and this command's position alone."""
-        digest = hashlib.sha256(self.seed + self.seq.to_bytes(8, "big")).digest()
-        return random.Random(int.from_bytes(digest, "big"))
+    def chance(self) -> "Chance":
+        """Dice and shuffles from the game's secret seed and this command's position alone."""
+        from server.rules.chance import Chance
+
+        return Chance(self.seed, self.seq)
 
 
 class Command(BaseModel):

@@ -64,7 +64,7 @@ def require_not_ended(roster: Roster) -> None:
 
 def new_code(roster: Roster, ctx: Context) -> str:
     while True:
-        code = "".join(ctx.rng.choice(CODE_ALPHABET) for _ in range(4))
+        code = "".join(CODE_ALPHABET[ctx.chance.below(len(CODE_ALPHABET))] for _ in range(4))
         if code not in roster.codes:
             return code
 

@@ -13,7 +13,9 @@ class Config(BaseModel):
     stun_s: int = Field(default=300, ge=0, le=86_400)
     escape_immunity_s: int = Field(default=10, ge=0, le=3_600)
     pick_timeout_s: int | None = Field(default=None, ge=1, le=86_400)
-    starting_cards: tuple[CardSpec, ...] = Field(default=STARTING_CARDS, max_length=20)
+    starting_cards: list[CardSpec] = Field(
+        default_factory=lambda: list(STARTING_CARDS), min_length=1, max_length=20
+    )
 
 
 @dataclass(frozen=True, slots=True)
