@@ -47,28 +47,25 @@ def check_writable(url: URL) -> None:
         raise BadDatabaseUrl(f"the database is not writable: {path}")
 
 
-def engine(url: URL, *, writer: bool = False) -> AsyncEngine:
-    """An engine; on SQLite a writer opens every transaction with BEGIN IMMEDIATE.
-
-    SQLite's driver defers BEGIN, so two writers would both start reading and one would fail
-    with "database is locked" at its first write. BEGIN IMMEDIATE takes the write lock up front,
-    and busy_timeout makes a second writer wait for it instead.
+def engine(url: URL) -> AsyncEngine:
+    """The engine for reads (and for writes on PostgreSQL; SQLite writes go through
+    writers.SqliteWriter). SQLite connections run in WAL mode, so reads never wait for the writer.
     """
     if not is_sqlite(url):
         return create_async_engine(url, pool_size=5, max_overflow=5)
-    created = create_async_engine(url, pool_size=1 if writer else 4, max_overflow=0)
+    created = create_async_engine(url, pool_size=4, max_overflow=0)
 
     @event.listens_for(created.sync_engine, "connect")
     def connect(dbapi_connection: object, record: ConnectionPoolEntry) -> None:
         dbapi_connection.isolation_level = None  # type: ignore[attr-defined]
         cursor = dbapi_connection.cursor()  # type: ignore[attr-defined]
         cursor.execute("PRAGMA journal_mode=WAL")
-        cursor.execute("PRAGMA synchronous=FULL")  # an acknowledged event is on disk
         cursor.execute("PRAGMA busy_timeout=10000")
         cursor.close()
 
     @event.listens_for(created.sync_engine, "begin")
     def begin(connection: object) -> None:
-        connection.exec_driver_sql("BEGIN IMMEDIATE" if writer else "BEGIN")  # type: ignore[attr-defined]
+        # The driver's own transaction handling is off (isolation_level=None): say BEGIN here.
+        connection.exec_driver_sql("BEGIN")  # type: ignore[attr-defined]
 
     return created

@@ -11,25 +11,25 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import orjson
-from sqlalchemy import func, insert, select, text
+from sqlalchemy import select
 from sqlalchemy.engine import URL
-from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from server import database
-from server.models import EventRow, GameRow, TokenRow
+from server.models import GameRow
 from server.rules.core import Event, Json
+from server.writers import (
+    EVENTS,
+    GAMES,
+    TOKENS,
+    Conflict,
+    SqliteWriter,
+    SqlWriter,
+    Unavailable,
+    Writer,
+    batches_rows,
+)
 
-EVENTS = EventRow.__table__  # type: ignore[attr-defined]
-GAMES = GameRow.__table__  # type: ignore[attr-defined]
-TOKENS = TokenRow.__table__  # type: ignore[attr-defined]
-
-
-class Conflict(Exception):
-    """Another writer got there first: a seq or a command id of the batch is taken."""
-
-
-class Unavailable(Exception):
-    """The database could not be written or read."""
+__all__ = ["Append", "Conflict", "Recorded", "Store", "Unavailable"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,64 +85,24 @@ class Append:
 class Store:
     def __init__(self, url: URL) -> None:
         self.url = url
-        self.writer = database.engine(url, writer=True)
-        self.reader = self.writer if not database.is_sqlite(url) else database.engine(url)
+        self.reader = database.engine(url)
+        self.writer: Writer = (
+            SqliteWriter(url.database or "")
+            if database.is_sqlite(url)
+            else SqlWriter(self.reader, postgres=True)
+        )
 
     @classmethod
     def open(cls, url: str) -> "Store":
         return cls(database.parse_url(url))
 
     async def close(self) -> None:
-        await self.writer.dispose()
-        if self.reader is not self.writer:
-            await self.reader.dispose()
+        await self.writer.close()
+        await self.reader.dispose()
 
     async def append(self, batches: Sequence[Append]) -> None:
         """Write every batch in one transaction, or none of them."""
-        games = [b.game.model_dump() for b in batches if b.game is not None]
-        events = [row for b in batches for row in b.rows()]
-        tokens = [
-            {"token": token, "game_id": b.game_id, "player_id": player_id}
-            for b in batches
-            for token, player_id in b.tokens
-        ]
-        try:
-            async with self.writer.begin() as conn:
-                game_ids = sorted({b.game_id for b in batches})
-                if not database.is_sqlite(self.url):
-                    # One transaction-scoped lock per game, taken in a fixed order so two
-                    # appenders never wait on each other in a cycle.
-                    for game_id in game_ids:
-                        await conn.execute(
-                            text("SELECT pg_advisory_xact_lock(hashtext(:g))"), {"g": game_id}
-                        )
-                await self.check_heads(conn, game_ids, batches)
-                if games:
-                    await conn.execute(insert(GAMES), games)
-                await conn.execute(insert(EVENTS), events)
-                if tokens:
-                    await conn.execute(insert(TOKENS), tokens)
-        except Conflict:
-            raise
-        except IntegrityError as error:
-            raise Conflict(str(error.orig)) from error
-        except (DBAPIError, OSError) as error:
-            raise Unavailable(str(error)) from error
-
-    @staticmethod
-    async def check_heads(conn: Any, game_ids: list[str], batches: Sequence[Append]) -> None:
-        """Each batch must continue its game exactly where the log ends: no gap, no overlap."""
-        query = (
-            select(EVENTS.c.game_id, func.max(EVENTS.c.seq))
-            .where(EVENTS.c.game_id.in_(game_ids))
-            .group_by(EVENTS.c.game_id)
-        )
-        heads: dict[str, int] = {g: seq for g, seq in (await conn.execute(query)).all()}
-        for b in batches:
-            head = heads.get(b.game_id, 0)
-            if b.expected_seq != head:
-                raise Conflict(f"game {b.game_id} is at seq {head}, not {b.expected_seq}")
-            heads[b.game_id] = head + len(b.events)
+        await self.writer.write(batches_rows(batches))
 
     async def game(self, game_id: str) -> GameRow | None:
         async with self.reader.connect() as conn:

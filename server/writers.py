@@ -1,0 +1,176 @@
+"""The two ways the store writes a transaction: SQLAlchemy for PostgreSQL, sqlite3 for SQLite.
+
+Both take the same rows, check that every batch continues its game exactly where the log ends
+(no gap, no overlap: optimistic concurrency), and write everything in one transaction.
+"""
+
+import asyncio
+import sqlite3
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from sqlalchemy import func, insert, select, text
+from sqlalchemy.exc import DBAPIError, IntegrityError
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from server.models import EventRow, GameRow, TokenRow
+
+EVENTS = EventRow.__table__  # type: ignore[attr-defined]
+GAMES = GameRow.__table__  # type: ignore[attr-defined]
+TOKENS = TokenRow.__table__  # type: ignore[attr-defined]
+
+
+class Conflict(Exception):
+    """Another writer got there first: a seq or a command id of the batch is taken."""
+
+
+class Unavailable(Exception):
+    """The database could not be written or read."""
+
+
+@dataclass(frozen=True, slots=True)
+class Rows:
+    heads: dict[str, int]  # game_id -> the seq its first batch continues from
+    lengths: list[tuple[str, int, int]]  # (game_id, expected_seq, number of events) per batch
+    games: list[dict[str, Any]]
+    events: list[dict[str, Any]]
+    tokens: list[dict[str, Any]]
+
+
+def check_heads(rows: Rows, found: dict[str, int]) -> None:
+    heads = dict(found)
+    for game_id, expected, count in rows.lengths:
+        head = heads.get(game_id, 0)
+        if expected != head:
+            raise Conflict(f"game {game_id} is at seq {head}, not {expected}")
+        heads[game_id] = head + count
+
+
+class Writer(Protocol):
+    async def write(self, rows: Rows) -> None: ...
+    async def close(self) -> None: ...
+
+
+class SqlWriter:
+    """Through SQLAlchemy's async engine (asyncpg on PostgreSQL)."""
+
+    def __init__(self, engine: AsyncEngine, postgres: bool) -> None:
+        self.engine = engine
+        self.postgres = postgres
+
+    async def write(self, rows: Rows) -> None:
+        game_ids = sorted(rows.heads)
+        try:
+            async with self.engine.begin() as conn:
+                if self.postgres:
+                    # One transaction-scoped lock per game, taken in a fixed order so two
+                    # appenders never wait on each other in a cycle.
+                    for game_id in game_ids:
+                        lock = text("SELECT pg_advisory_xact_lock(hashtext(:g))")
+                        await conn.execute(lock, {"g": game_id})
+                query = (
+                    select(EVENTS.c.game_id, func.max(EVENTS.c.seq))
+                    .where(EVENTS.c.game_id.in_(game_ids))
+                    .group_by(EVENTS.c.game_id)
+                )
+                check_heads(rows, {g: s for g, s in (await conn.execute(query)).all()})
+                if rows.games:
+                    await conn.execute(insert(GAMES), rows.games)
+                await conn.execute(insert(EVENTS), rows.events)
+                if rows.tokens:
+                    await conn.execute(insert(TOKENS), rows.tokens)
+        except IntegrityError as error:
+            raise Conflict(str(error.orig)) from error
+        except (DBAPIError, OSError) as error:
+            raise Unavailable(str(error)) from error
+
+    async def close(self) -> None:
+        await self.engine.dispose()
+
+
+def insert_sql(table: Any) -> str:
+    columns = [c.name for c in table.columns]
+    names = ", ".join(columns)
+    return f"INSERT INTO {table.name} ({names}) VALUES ({', '.join(':' + c for c in columns)})"
+
+
+class SqliteWriter:
+    """A plain sqlite3 connection in a thread of its own: one thread hop per transaction.
+
+    Through the async driver every statement is a hop between threads, and SQLAlchemy's async
+    layer adds more; a durable append then costs milliseconds where SQLite needs a tenth of one.
+    BEGIN IMMEDIATE takes the write lock up front (a deferred BEGIN would turn a second writer
+    into "database is locked"), busy_timeout makes another process's writer wait for it, and
+    synchronous=FULL means COMMIT returns only once the events are on disk.
+    """
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.thread = ThreadPoolExecutor(1, thread_name_prefix="sqlite-writer")
+        self.db: sqlite3.Connection | None = None
+        self.sql = {t.name: insert_sql(t) for t in (GAMES, EVENTS, TOKENS)}
+
+    def open(self) -> sqlite3.Connection:
+        if self.db is None:
+            db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=FULL")
+            db.execute("PRAGMA busy_timeout=10000")
+            self.db = db
+        return self.db
+
+    def write_now(self, rows: Rows) -> None:
+        db = self.open()
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            marks = ", ".join("?" * len(rows.heads))
+            found = db.execute(
+                f"SELECT game_id, max(seq) FROM events WHERE game_id IN ({marks}) GROUP BY game_id",
+                list(rows.heads),
+            ).fetchall()
+            check_heads(rows, dict(found))
+            if rows.games:
+                db.executemany(self.sql["games"], rows.games)
+            db.executemany(self.sql["events"], rows.events)
+            if rows.tokens:
+                db.executemany(self.sql["tokens"], rows.tokens)
+            db.execute("COMMIT")
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+
+    async def write(self, rows: Rows) -> None:
+        try:
+            await asyncio.get_running_loop().run_in_executor(self.thread, self.write_now, rows)
+        except sqlite3.IntegrityError as error:
+            raise Conflict(str(error)) from error
+        except (sqlite3.Error, OSError) as error:
+            raise Unavailable(str(error)) from error
+
+    async def close(self) -> None:
+        def shut() -> None:
+            if self.db is not None:
+                self.db.close()
+                self.db = None
+
+        await asyncio.get_running_loop().run_in_executor(self.thread, shut)
+        self.thread.shutdown()
+
+
+def batches_rows(batches: Sequence[Any]) -> Rows:
+    heads: dict[str, int] = {}
+    for b in batches:
+        heads.setdefault(b.game_id, b.expected_seq)
+    return Rows(
+        heads=heads,
+        lengths=[(b.game_id, b.expected_seq, len(b.events)) for b in batches],
+        games=[b.game.model_dump() for b in batches if b.game is not None],
+        events=[row for b in batches for row in b.rows()],
+        tokens=[
+            {"token": token, "game_id": b.game_id, "player_id": player_id}
+            for b in batches
+            for token, player_id in b.tokens
+        ],
+    )
