@@ -1,6 +1,6 @@
 """Duel cards and which card beats which."""
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -29,6 +29,12 @@ class Card:
     small: int
     kind: Kind
     ranged: bool
+    # The card as JSON, made once: views show the same cards over and over. Never mutated.
+    json: Json = field(default_factory=dict, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        names = ("card_id", "title", "big", "small", "kind", "ranged")
+        self.json.update({name: getattr(self, name) for name in names})
 
     @classmethod
     def issue(cls, card_id: str, spec: CardSpec) -> "Card":
@@ -41,14 +47,7 @@ class Card:
         )
 
     def dump(self) -> Json:
-        return {
-            "card_id": self.card_id,
-            "title": self.title,
-            "big": self.big,
-            "small": self.small,
-            "kind": self.kind,
-            "ranged": self.ranged,
-        }
+        return self.json
 
 
 def beats(a: Card, b: Card) -> bool:
