@@ -53,8 +53,9 @@ def create_app(
         Route("/api/games/{gid}/events", api.events),
         Route("/api/games/{gid}/invites", api.invites),
         WebSocketRoute("/ws/games/{gid}", game_socket),
-        Mount("/", StaticFiles(directory=PWA, html=True, check_dir=False), name="pwa"),
     ]
+    if PWA.is_dir():  # a server without the PWA's files still serves the API
+        routes.append(Mount("/", StaticFiles(directory=PWA, html=True), name="pwa"))
     app = Starlette(routes=routes, exception_handlers=HANDLERS, lifespan=lifespan)
     app.state.admin_token = admin_token
     app.state.public_url = public_url.rstrip("/") if public_url else None

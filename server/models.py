@@ -18,6 +18,8 @@ class EventRow(SQLModel, table=True):
     at: int = Field(sa_column=Column(BigInteger, nullable=False))
     actor: str | None = Field(default=None, max_length=64)
     command_id: str | None = Field(default=None, max_length=64)
+    prev_hash: str = Field(max_length=64)  # the hash chain: see server/chain.py
+    hash: str = Field(max_length=64)
 
 
 class GameRow(SQLModel, table=True):

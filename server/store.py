@@ -66,6 +66,8 @@ class Append:
     game: GameRow | None = None  # set when the append creates the game
 
     def rows(self) -> list[dict[str, Any]]:
+        """The events table's rows; `prev_hash` and `hash` are sealed by the writer, which
+        alone knows the hash the log ends with."""
         last = len(self.events) - 1
         return [
             {
@@ -77,6 +79,8 @@ class Append:
                 "at": self.at,
                 "actor": self.actor,
                 "command_id": self.command_id if n == last else None,
+                "prev_hash": None,
+                "hash": None,
             }
             for n, event in enumerate(self.events)
         ]

@@ -11,11 +11,14 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from sqlalchemy import func, insert, select, text
+from sqlalchemy import insert, select, text
+from sqlalchemy.dialects.postgresql import distinct_on
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from server import chain
 from server.models import EventRow, GameRow, TokenRow
+from server.rules.core import Json
 
 EVENTS = EventRow.__table__  # type: ignore[attr-defined]
 GAMES = GameRow.__table__  # type: ignore[attr-defined]
@@ -36,16 +39,32 @@ class Rows:
     lengths: list[tuple[str, int, int]]  # (game_id, expected_seq, number of events) per batch
     games: list[dict[str, Any]]
     events: list[dict[str, Any]]
+    datas: list[Json]  # each event row's data, as objects, for its hash
     tokens: list[dict[str, Any]]
 
 
-def check_heads(rows: Rows, found: dict[str, int]) -> None:
-    heads = dict(found)
+def check_and_seal(rows: Rows, found: dict[str, tuple[int, str]]) -> None:
+    """Each batch must continue its game exactly where the log ends (no gap, no overlap); then
+    every new event is chained to the one before it."""
+    heads = {game_id: seq for game_id, (seq, _) in found.items()}
     for game_id, expected, count in rows.lengths:
         head = heads.get(game_id, 0)
         if expected != head:
             raise Conflict(f"game {game_id} is at seq {head}, not {expected}")
         heads[game_id] = head + count
+    hashes = {game_id: digest for game_id, (_, digest) in found.items()}
+    for row, data in zip(rows.events, rows.datas, strict=True):
+        sealed = chain.line(
+            row["game_id"],
+            row["seq"],
+            row["type"],
+            row["at"],
+            row["actor"],
+            data,
+            hashes.get(row["game_id"], chain.GENESIS),
+        )
+        row["prev_hash"], row["hash"] = sealed["prev_hash"], sealed["hash"]
+        hashes[row["game_id"]] = sealed["hash"]
 
 
 class Writer(Protocol):
@@ -71,11 +90,13 @@ class SqlWriter:
                         lock = text("SELECT pg_advisory_xact_lock(hashtext(:g))")
                         await conn.execute(lock, {"g": game_id})
                 query = (
-                    select(EVENTS.c.game_id, func.max(EVENTS.c.seq))
+                    select(EVENTS.c.game_id, EVENTS.c.seq, EVENTS.c.hash)
                     .where(EVENTS.c.game_id.in_(game_ids))
-                    .group_by(EVENTS.c.game_id)
+                    .order_by(EVENTS.c.game_id, EVENTS.c.seq.desc())
+                    .ext(distinct_on(EVENTS.c.game_id))  # each game's last event
                 )
-                check_heads(rows, {g: s for g, s in (await conn.execute(query)).all()})
+                found = {g: (seq, digest) for g, seq, digest in (await conn.execute(query)).all()}
+                check_and_seal(rows, found)
                 if rows.games:
                     await conn.execute(insert(GAMES), rows.games)
                 await conn.execute(insert(EVENTS), rows.events)
@@ -126,11 +147,13 @@ class SqliteWriter:
         db.execute("BEGIN IMMEDIATE")
         try:
             marks = ", ".join("?" * len(rows.heads))
+            # SQLite gives the other columns of the row that holds the max (a documented quirk).
             found = db.execute(
-                f"SELECT game_id, max(seq) FROM events WHERE game_id IN ({marks}) GROUP BY game_id",
+                f"SELECT game_id, max(seq), hash FROM events WHERE game_id IN ({marks})"
+                " GROUP BY game_id",
                 list(rows.heads),
             ).fetchall()
-            check_heads(rows, dict(found))
+            check_and_seal(rows, {g: (seq, digest) for g, seq, digest in found})
             if rows.games:
                 db.executemany(self.sql["games"], rows.games)
             db.executemany(self.sql["events"], rows.events)
@@ -168,6 +191,7 @@ def batches_rows(batches: Sequence[Any]) -> Rows:
         lengths=[(b.game_id, b.expected_seq, len(b.events)) for b in batches],
         games=[b.game.model_dump() for b in batches if b.game is not None],
         events=[row for b in batches for row in b.rows()],
+        datas=[event.data for b in batches for event in b.events],
         tokens=[
             {"token": token, "game_id": b.game_id, "player_id": player_id}
             for b in batches

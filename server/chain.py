@@ -1,0 +1,44 @@
+"""The log's hash chain: every event carries the SHA-256 of the previous one's canonical form.
+
+An exported line is {"game_id", "seq", "type", "at", "actor", "data", "prev_hash", "hash"};
+`hash` is the SHA-256 (hex) of the canonical JSON of the line without `hash`: keys sorted at
+every level, no insignificant spaces, UTF-8. `prev_hash` is the previous line's hash, 64 zeros
+for seq 1. Editing, deleting or swapping any event breaks every hash after it.
+"""
+
+import hashlib
+from typing import Any
+
+import orjson
+
+from server.clock import iso
+from server.rules.core import Json
+
+GENESIS = "0" * 64
+
+
+def canonical(value: Any) -> bytes:
+    return orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
+
+
+def digest(line: Json) -> str:
+    """The hash of a line; a `hash` key in it is left out."""
+    body = {k: v for k, v in line.items() if k != "hash"}
+    return hashlib.sha256(canonical(body)).hexdigest()
+
+
+def line(
+    game_id: str, seq: int, type: str, at: int, actor: str | None, data: Json, prev_hash: str
+) -> Json:
+    """An event as the exported log writes it, sealed with its hash."""
+    body = {
+        "game_id": game_id,
+        "seq": seq,
+        "type": type,
+        "at": iso(at),
+        "actor": actor,
+        "data": data,
+        "prev_hash": prev_hash,
+    }
+    body["hash"] = digest(body)
+    return body
