@@ -197,7 +197,6 @@ class Referee:
                 table.inflight.pop(command_id, None)
             if isinstance(error, Unavailable):
                 self.tables.pop(table.game_id, None)  # memory is ahead of disk: reload later
-                raise RuleError("unavailable", "the game could not be saved; try again") from None
             raise
         future.set_result(seq)
         return Answer(seq, False, events, token)
@@ -222,9 +221,6 @@ class Referee:
             self.hub.publish(
                 table.game_id, table.ruleset, table.committed_state, table.committed_seq
             )
-
-    async def token_of(self, game_id: str, player_id: str) -> str:
-        return (await self.store.tokens(game_id))[player_id]
 
 
 def new_token() -> str:

@@ -18,7 +18,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from server import chain
 from server.models import EventRow, GameRow, TokenRow
-from server.rules.core import Json
+from server.rules.core import Json, RuleError
 
 EVENTS = EventRow.__table__  # type: ignore[attr-defined]
 GAMES = GameRow.__table__  # type: ignore[attr-defined]
@@ -29,8 +29,12 @@ class Conflict(Exception):
     """Another writer got there first: a seq or a command id of the batch is taken."""
 
 
-class Unavailable(Exception):
-    """The database could not be written or read."""
+class Unavailable(RuleError):
+    """The database could not be written: the client is told 503 `unavailable`, may retry."""
+
+    def __init__(self, detail: str) -> None:
+        super().__init__("unavailable", "the game could not be saved; try again")
+        self.detail = detail
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,127 @@
+"""The command pipeline: conflicts with another server, storage failures, group commit."""
+
+import asyncio
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from server import migrate
+from server.database import parse_url
+from server.hub import Hub
+from server.referee import Referee
+from server.rules.card_duel.commands import Challenge, GrantItem
+from server.rules.core import Member, RuleError
+from server.rules.roster import AddPlayer, StartGame
+from server.store import Store
+from server.writers import Rows, Unavailable
+
+
+async def open_referee(url: str) -> Referee:
+    referee = Referee(Store.open(url), Hub())
+    await referee.start()
+    return referee
+
+
+@pytest.fixture
+async def pair(database_url: str) -> AsyncIterator[tuple[Referee, Referee]]:
+    """Two servers on one database, as behind a load balancer."""
+    await asyncio.to_thread(migrate.upgrade, parse_url(database_url))
+    one, two = await open_referee(database_url), await open_referee(database_url)
+    yield one, two
+    for referee in (one, two):
+        await referee.stop()
+        await referee.store.close()
+
+
+async def setup_game(referee: Referee) -> tuple[str, Member, list[Member]]:
+    game_id, token = await referee.create_game("card-duel", "Test", {})
+    table, organizer = await referee.seat(game_id, token)
+    players = []
+    for name in ("Anna", "Bob", "Cyril"):
+        answer = await referee.execute(game_id, organizer, None, AddPlayer(name=name))
+        players.append(table.member(answer.events[0].data["player_id"]))
+    await referee.execute(game_id, organizer, "start", StartGame())
+    return game_id, organizer, players
+
+
+async def test_a_conflict_with_another_server_is_decided_again(
+    pair: tuple[Referee, Referee],
+) -> None:
+    one, two = pair
+    game_id, organizer, (anna, bob, cyril) = await setup_game(one)
+    await two.table(game_id)  # the second server has the game in memory, then falls behind
+    await one.execute(game_id, anna, "c1", Challenge(target=bob.code))
+    # The second server decides against its stale state: Cyril may challenge Bob there. The
+    # write conflicts, the game is reloaded, and the rules now refuse: Bob is busy.
+    with pytest.raises(RuleError) as refused:
+        await two.execute(game_id, cyril, "c2", Challenge(target=bob.code))
+    assert refused.value.code == "busy"
+    answer = await two.execute(game_id, organizer, "g1", GrantItem(player_id=cyril.player_id,
+                                                                  item="crossbow"))
+    log = await two.store.events(game_id)
+    assert [r.seq for r in log] == list(range(1, answer.seq + 1))
+    assert (await two.execute(game_id, anna, "c1", Challenge(target=bob.code))).duplicate
+
+
+async def test_a_failed_write_is_refused_and_forgotten(
+    pair: tuple[Referee, Referee], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    referee, _ = pair
+    game_id, organizer, (anna, bob, _) = await setup_game(referee)
+    real_write = referee.store.writer.write
+
+    async def broken(rows: Rows) -> None:
+        raise Unavailable("disk full")
+
+    monkeypatch.setattr(referee.store.writer, "write", broken)
+    with pytest.raises(RuleError) as failed:
+        await referee.execute(game_id, anna, "c1", Challenge(target=bob.code))
+    assert failed.value.code == "unavailable"
+    monkeypatch.setattr(referee.store.writer, "write", real_write)
+    table = await referee.table(game_id)
+    assert table.committed_state.fighters[anna.player_id].duel_id is None  # nothing half-kept
+    answer = await referee.execute(game_id, anna, "c1", Challenge(target=bob.code))
+    assert not answer.duplicate  # the same command id, retried after the failure, now applies
+
+
+async def test_many_commands_share_one_transaction(
+    pair: tuple[Referee, Referee], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    referee, _ = pair
+    game_id, organizer, players = await setup_game(referee)
+    sizes: list[int] = []
+    real_write = referee.store.writer.write
+
+    async def counting(rows: Rows) -> None:
+        sizes.append(len(rows.lengths))
+        await real_write(rows)
+
+    monkeypatch.setattr(referee.store.writer, "write", counting)
+    grants = [
+        referee.execute(game_id, organizer, f"g{n}",
+                        GrantItem(player_id=p.player_id, item="crossbow"))
+        for n, p in enumerate(players)
+    ]
+    answers = await asyncio.gather(*grants)
+    assert sorted(a.seq for a in answers) == [answers[0].seq + n for n in range(3)]
+    assert sum(sizes) == 3 and max(sizes) > 1
+
+
+async def test_unknown_games_and_tokens(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'r.db'}"
+    await asyncio.to_thread(migrate.upgrade, parse_url(url))
+    referee = await open_referee(url)
+    try:
+        with pytest.raises(RuleError) as missing:
+            await referee.table("nope")
+        assert missing.value.code == "not_found"
+        with pytest.raises(RuleError) as unknown:
+            await referee.seat("nope", "token")
+        assert unknown.value.code == "unauthorized"
+        with pytest.raises(RuleError) as bad:
+            await referee.create_game("chess", "x", {})
+        assert bad.value.code == "invalid"
+    finally:
+        await referee.stop()
+        await referee.store.close()
