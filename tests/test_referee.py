@@ -68,7 +68,7 @@ async def test_a_failed_write_is_refused_and_forgotten(
     pair: tuple[Referee, Referee], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     referee, _ = pair
-    game_id, organizer, (anna, bob, _) = await setup_game(referee)
+    game_id, _, (anna, bob, _) = await setup_game(referee)
     real_write = referee.store.writer.write
 
     async def broken(rows: Rows) -> None:
