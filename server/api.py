@@ -14,7 +14,7 @@ from server.rules import RULESETS
 from server.rules.core import Member, RuleError
 from server.rules.roster import AddPlayer
 from server.validation import invalid
-from server.wire import bearer, parse_command, read_json
+from server.wire import bearer, command_id, parse_command, read_json
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -73,17 +73,24 @@ async def create_game(request: Request) -> Response:
 
 
 async def add_player(request: Request) -> Response:
+    """Adds a member; an optional `command_id` makes a retried request return the same one."""
     table, organizer = await seat(request, "organizer")
-    command = validated(AddPlayer, await read_json(request))
-    answer = await referee(request).execute(table.game_id, organizer, None, command)
-    joined = answer.events[0].data
-    assert answer.token is not None
+    body = await read_json(request)
+    cid = command_id(body) if "command_id" in body else None
+    command = validated(AddPlayer, body)
+    ref = referee(request)
+    answer = await ref.execute(table.game_id, organizer, cid, command)
+    if answer.duplicate:
+        joined = (await ref.store.events(table.game_id, answer.seq - 1, limit=1))[0].data
+        token = (await ref.store.tokens(table.game_id))[joined["player_id"]]
+    else:
+        joined, token = answer.events[0].data, answer.token or ""
     return JSONResponse(
         {
             "player_id": joined["player_id"],
-            "token": answer.token,
+            "token": token,
             "code": joined["code"],
-            "join_url": join_url(request, table.game_id, answer.token),
+            "join_url": join_url(request, table.game_id, token),
         },
         status_code=201,
     )

@@ -72,6 +72,21 @@ async def test_create_game_then_players_with_codes(http: httpx.AsyncClient, game
     assert any(m["player_id"] == anna["player_id"] for m in organizer["members"])
 
 
+async def test_a_retried_add_player_returns_the_same_player(game: Game) -> None:
+    url = f"/api/games/{game.game_id}/players"
+    body = {"name": "Dora", "command_id": "add-dora"}
+    first = await game.http.post(url, json=body, headers=game.auth(game.organizer))
+    again = await game.http.post(url, json=body, headers=game.auth(game.organizer))
+    assert first.status_code == again.status_code == 201
+    assert first.json() == again.json()
+    names = [m["name"] for m in (await game.view(game.organizer))["view"]["members"]]
+    assert names.count("Dora") == 1
+    bad = await game.http.post(
+        url, json={"name": "Eva", "command_id": 7}, headers=game.auth(game.organizer)
+    )
+    error(bad, 422, "invalid")
+
+
 async def test_invites_carry_join_urls_and_qr_codes(http: httpx.AsyncClient, game: Game) -> None:
     bob = await game.add("Bob")
     response = await http.get(
