@@ -1,0 +1,402 @@
+"""What a rank-bases command causes, or why the rules refuse it."""
+
+from server.clock import iso
+from server.rules import roster
+from server.rules.core import Command, Context, Event, Json, Member, RuleError
+from server.rules.rank_bases.commands import (
+    AssignRank,
+    CancelDuel,
+    CancelRaid,
+    Defend,
+    Deliver,
+    IssuePaper,
+    OpenDuel,
+    Reveal,
+    StartRaid,
+    TakePart,
+)
+from server.rules.rank_bases.ranks import valid_set, winner
+from server.rules.rank_bases.state import Player, Raid, RankBases
+
+TEAM_SIZES = range(5, 7)
+MIN_TEAMS = 2
+
+
+def decide(state: RankBases, command: Command, ctx: Context) -> list[Event]:
+    if isinstance(command, roster.AddPlayer):
+        return join(state, command, ctx)
+    if isinstance(command, roster.StartGame):
+        return start(state, ctx)
+    if isinstance(command, roster.EndGame):
+        return end(state, ctx)
+    if isinstance(command, AssignRank):
+        return assign_rank(state, command, ctx)
+    if isinstance(command, OpenDuel):
+        return open_duel(state, command, ctx)
+    if isinstance(command, Reveal):
+        return reveal(state, command, ctx)
+    if isinstance(command, StartRaid):
+        return raid(state, command, ctx)
+    if isinstance(command, Defend):
+        return defend(state, command, ctx)
+    if isinstance(command, TakePart):
+        return take_part(state, command, ctx)
+    if isinstance(command, Deliver):
+        return deliver(state, command, ctx)
+    if isinstance(command, IssuePaper):
+        return issue_paper(state, command, ctx)
+    if isinstance(command, CancelDuel):
+        return cancel_duel(state, command)
+    if isinstance(command, CancelRaid):
+        return cancel_raid(state, command)
+    return roster.decide(state.roster, command, ctx)
+
+
+# -- finding people ------------------------------------------------------------------------------
+
+
+def find(state: RankBases, player_id: str) -> Player:
+    player = state.players.get(player_id)
+    if player is None:
+        raise RuleError("not_found", f"no player {player_id} plays in this game")
+    return player
+
+
+def acting(state: RankBases, ctx: Context) -> Player:
+    player = state.players.get(ctx.actor.player_id)
+    if player is None:
+        raise RuleError("forbidden", "only a player of a team may do that")
+    return player
+
+
+def name(state: RankBases, player: Player) -> str:
+    return state.roster.members[player.player_id].name
+
+
+def require_leader_of(actor: Member, team_id: str) -> None:
+    if actor.role != "leader" or actor.team != team_id:
+        raise RuleError("forbidden", f"only the leader of team {team_id} may do that")
+
+
+def ready(state: RankBases, player: Player, who: str | None = None) -> None:
+    """The player holds their own paper and is free to fight (`who` names another player)."""
+    if player.out:
+        raise RuleError("no_lives", f"{who or 'you'}: out of the game (no paper, no lives)")
+    if player.paper is None:
+        where = f"{who} has" if who else "you have"
+        raise RuleError("no_paper", f"{where} no rank paper: a new one is issued at the base")
+    if state.busy(player):
+        raise RuleError("busy", f"{who or 'you'}: already in a duel or a raid")
+
+
+# -- joining and the start -----------------------------------------------------------------------
+
+
+def join(state: RankBases, command: roster.AddPlayer, ctx: Context) -> list[Event]:
+    """Players and leaders belong to a configured team and join before the start."""
+    if command.role in ("player", "leader"):
+        roster.require_not_ended(state.roster)
+        if state.roster.status != "lobby":
+            raise RuleError("already_started", "players and leaders join before the start")
+        if command.team is None:
+            raise RuleError("invalid", f"team: a {command.role} needs a team")
+        if command.team not in state.bases:
+            known = ", ".join(state.bases) or "none in the config"
+            raise RuleError("not_found", f"no team {command.team} (teams: {known})")
+        size = sum(p.team_id == command.team for p in state.players.values())
+        if command.role == "player" and size >= max(TEAM_SIZES):
+            raise RuleError("team_full", f"team {command.team} has {size} players already")
+    return roster.decide(state.roster, command, ctx)
+
+
+def setup_problems(state: RankBases) -> list[str]:
+    problems = []
+    if len(state.bases) < MIN_TEAMS:
+        problems.append(f"at least {MIN_TEAMS} teams are needed (config teams)")
+    for team_id in state.bases:
+        team = [p for p in state.players.values() if p.team_id == team_id]
+        unranked = [name(state, p) for p in team if p.rank is None]
+        ranks = sorted(p.rank for p in team if p.rank is not None)
+        if len(team) not in TEAM_SIZES:
+            problems.append(f"team {team_id}: {len(team)} players, 5 or 6 are needed")
+        elif unranked:
+            problems.append(f"team {team_id}: no rank for {', '.join(unranked)}")
+        elif not valid_set(ranks):
+            problems.append(
+                f"team {team_id}: ranks {ranks}, but each of 1-5 is needed once"
+                " (and a second 2 in a team of six)"
+            )
+        if not state.leaders(team_id):
+            problems.append(f"team {team_id}: no leader")
+    return problems
+
+
+def start(state: RankBases, ctx: Context) -> list[Event]:
+    """The start checks the teams, then hands every player their first paper (no life spent)."""
+    started = roster.decide(state.roster, roster.StartGame(), ctx)
+    problems = setup_problems(state)
+    if problems:
+        raise RuleError("invalid_setup", "; ".join(problems))
+    issued = [
+        paper_issued(ctx.new_id("s"), player.player_id, player.lives)
+        for player in state.players.values()
+    ]
+    return [*started, *issued]
+
+
+def end(state: RankBases, ctx: Context) -> list[Event]:
+    """Open duels and raids end with the game, so no state is left half-way."""
+    ended = roster.decide(state.roster, roster.EndGame(), ctx)
+    closed = [Event("duel_cancelled", {"duel_id": d, "reason": "game_ended"}) for d in state.duels]
+    for r in state.raids.values():
+        if r.state == "awaiting_defenders":
+            closed.append(Event("raid_cancelled", {"raid_id": r.raid_id, "reason": "game_ended"}))
+        elif r.state == "won":
+            closed.append(Event("raid_ended", {"raid_id": r.raid_id, "reason": "game_ended"}))
+    return [*closed, *ended]
+
+
+def assign_rank(state: RankBases, command: AssignRank, ctx: Context) -> list[Event]:
+    """Ranks are secret and set before the start; after it only the organizer corrects one."""
+    roster.require_not_ended(state.roster)
+    player = find(state, command.player_id)
+    lobby = state.roster.status == "lobby"
+    if ctx.actor.role != "organizer":
+        require_leader_of(ctx.actor, player.team_id)
+        if not lobby:
+            raise RuleError("already_started", "ranks are set before the start")
+    # A correction during the game keeps the lives left; before it, lives come with the rank.
+    lives = state.config.rank(command.rank).lives if lobby else player.lives
+    data = {"player_id": player.player_id, "rank": command.rank, "lives": lives}
+    return [Event("rank_assigned", data)]
+
+
+def paper_issued(paper_id: str, player_id: str, lives: int) -> Event:
+    return Event("paper_issued", {"paper_id": paper_id, "player_id": player_id, "lives": lives})
+
+
+# -- duels ---------------------------------------------------------------------------------------
+
+
+def leave(state: RankBases, player: Player) -> list[Event]:
+    """A raider who won and goes on to fight or deliver has left that base without a part."""
+    raid = state.raid_of(player)
+    if raid is None or raid.state != "won":
+        return []
+    return [Event("raid_ended", {"raid_id": raid.raid_id, "reason": "left"})]
+
+
+def open_duel(state: RankBases, command: OpenDuel, ctx: Context) -> list[Event]:
+    roster.require_running(state.roster)
+    me = acting(state, ctx)
+    member = state.roster.find(command.target)
+    if member is None or member.player_id not in state.players:
+        raise RuleError("not_found", f"no player has the code {command.target}")
+    target = state.players[member.player_id]
+    if target.player_id == me.player_id:
+        raise RuleError("invalid", "a player cannot duel themselves")
+    if target.team_id == me.team_id:
+        raise RuleError("same_team", f"{member.name} is of your own team")
+    ready(state, me)
+    ready(state, target, member.name)
+    started = {
+        "duel_id": ctx.new_id("d"),
+        "challenger": me.player_id,
+        "target": target.player_id,
+        "at": iso(ctx.now),
+    }
+    return [*leave(state, me), *leave(state, target), Event("duel_started", started)]
+
+
+def reveal(state: RankBases, command: Reveal, ctx: Context) -> list[Event]:
+    roster.require_running(state.roster)
+    duel = state.duels.get(command.duel_id)
+    if duel is None:
+        raise RuleError("not_found", f"no duel {command.duel_id} is open")
+    me = ctx.actor.player_id
+    if me not in duel.players:
+        raise RuleError("forbidden", "this is not your duel")
+    if me == duel.players[0]:
+        raise RuleError("already_revealed", "opening the duel was your reveal; the target reveals")
+    return [fight(state, duel.duel_id, duel.players, None)]
+
+
+def fight(state: RankBases, duel_id: str, players: tuple[str, str], raid_id: str | None) -> Event:
+    """Both papers shown: the higher rank takes the lower's paper (1 takes 5); equal ranks swap."""
+    a, b = (state.players[p] for p in players)
+    assert a.rank is not None and b.rank is not None and a.paper and b.paper  # checked by `ready`
+    ranks = {a.player_id: a.rank, b.player_id: b.rank}
+    won = winner(ranks)
+    pairs = [(a, b), (b, a)] if won is None else [(a, b) if won == a.player_id else (b, a)]
+    captured: list[Json] = [
+        {"paper_id": loser.paper.paper_id, "from": loser.player_id, "to": taker.player_id}
+        for taker, loser in pairs
+        if loser.paper
+    ]
+    fought = {
+        "duel_id": duel_id,
+        "raid_id": raid_id,
+        "players": list(players),
+        "ranks": ranks,
+        "winner": won,
+        "captured": captured,
+    }
+    return Event("duel_fought", fought)
+
+
+def cancel_duel(state: RankBases, command: CancelDuel) -> list[Event]:
+    roster.require_not_ended(state.roster)
+    if command.duel_id not in state.duels:
+        raise RuleError("not_found", f"no duel {command.duel_id} is open")
+    return [Event("duel_cancelled", {"duel_id": command.duel_id, "reason": "organizer"})]
+
+
+# -- raids ---------------------------------------------------------------------------------------
+
+
+def find_raid(state: RankBases, raid_id: str) -> Raid:
+    found = state.raids.get(raid_id)
+    if found is None:
+        raise RuleError("not_found", f"no raid {raid_id}")
+    return found
+
+
+def raid(state: RankBases, command: StartRaid, ctx: Context) -> list[Event]:
+    roster.require_running(state.roster)
+    me = acting(state, ctx)
+    if command.team_id not in state.bases:
+        raise RuleError("not_found", f"no team {command.team_id}")
+    if command.team_id == me.team_id:
+        raise RuleError("own_base", "a raid is into a foreign base")
+    ready(state, me)
+    started = {
+        "raid_id": ctx.new_id("r"),
+        "attacker": me.player_id,
+        "team_id": command.team_id,
+        "at": iso(ctx.now),
+    }
+    return [*leave(state, me), Event("raid_started", started)]
+
+
+def defend(state: RankBases, command: Defend, ctx: Context) -> list[Event]:
+    """The defenders are named in order and the attacker fights them at once, in that order."""
+    roster.require_running(state.roster)
+    raided = find_raid(state, command.raid_id)
+    actor = ctx.actor
+    if actor.role == "leader":
+        require_leader_of(actor, raided.team_id)
+    else:
+        me = state.players.get(actor.player_id)
+        if me is None or me.team_id != raided.team_id:
+            raise RuleError("forbidden", f"only team {raided.team_id} defends its base")
+    if raided.state != "awaiting_defenders":
+        raise RuleError("already_defended", f"raid {raided.raid_id} has been defended")
+    if len(set(command.order)) != len(command.order):
+        raise RuleError("invalid", "order: each defender once")
+    for player_id in command.order:
+        defender = find(state, player_id)
+        who = name(state, defender)
+        if defender.team_id != raided.team_id:
+            raise RuleError("not_a_defender", f"{who} is not of team {raided.team_id}")
+        ready(state, defender, who)
+    defenders = [state.players[player_id] for player_id in command.order]
+    events = [
+        *(event for defender in defenders for event in leave(state, defender)),
+        Event("raid_defended", {"raid_id": raided.raid_id, "order": list(command.order)}),
+    ]
+    attacker = raided.attacker
+    for player_id in command.order:
+        fought = fight(state, ctx.new_id("d"), (attacker, player_id), raided.raid_id)
+        events.append(fought)
+        if fought.data["winner"] != attacker:  # a loss or a tie took the attacker's paper
+            return [*events, Event("raid_lost", {"raid_id": raided.raid_id})]
+    return [*events, Event("raid_won", {"raid_id": raided.raid_id})]
+
+
+def take_part(state: RankBases, command: TakePart, ctx: Context) -> list[Event]:
+    roster.require_running(state.roster)
+    raided = find_raid(state, command.raid_id)
+    if ctx.actor.player_id != raided.attacker:
+        raise RuleError("forbidden", "only the raider takes a part")
+    if raided.state == "awaiting_defenders":
+        raise RuleError("not_your_turn", "the defenders have not been named yet")
+    if raided.state == "lost":
+        raise RuleError("raid_lost", "the raid was lost")
+    if raided.state == "done":
+        raise RuleError("raid_over", "the raid is over")
+    tree = state.bases[raided.team_id].tree
+    if not tree:
+        raise RuleError("tree_empty", f"the tree of team {raided.team_id} is empty")
+    part = next((p for p in tree if p.part_id == command.part_id), None)
+    if part is None:
+        raise RuleError("not_on_tree", f"no part {command.part_id} hangs on this tree")
+    taken = {
+        "raid_id": raided.raid_id,
+        "player_id": raided.attacker,
+        "tree": raided.team_id,
+        "part": part.dump(),
+    }
+    return [Event("part_taken", taken)]
+
+
+def cancel_raid(state: RankBases, command: CancelRaid) -> list[Event]:
+    """The organizer stops a raid; duels already fought in it stand."""
+    roster.require_not_ended(state.roster)
+    raided = find_raid(state, command.raid_id)
+    if raided.state not in ("awaiting_defenders", "won"):
+        raise RuleError("raid_over", f"raid {raided.raid_id} is over")
+    return [Event("raid_cancelled", {"raid_id": raided.raid_id, "reason": "organizer"})]
+
+
+# -- at the base ---------------------------------------------------------------------------------
+
+
+def deliver(state: RankBases, command: Deliver, ctx: Context) -> list[Event]:
+    """Everything the player carries is scored; a foreign team's first part goes to the stash."""
+    roster.require_running(state.roster)
+    player = find(state, command.player_id)
+    require_leader_of(ctx.actor, player.team_id)
+    if state.busy(player):
+        raise RuleError("busy", f"{name(state, player)} is in a duel or a raid")
+    if not player.papers and not player.parts:
+        raise RuleError("nothing_to_deliver", f"{name(state, player)} carries nothing")
+    home = player.team_id
+    base = state.bases[home]
+    # Of several parts of one team delivered at once, the stash keeps the most valuable.
+    stashed = {part.team_id for part in base.stash}
+    to_stash = set()
+    for part in sorted(player.parts, key=lambda p: -p.value):
+        if part.team_id != home and part.team_id not in stashed:
+            stashed.add(part.team_id)
+            to_stash.add(part.part_id)
+    papers = [{**paper.dump(), "points": int(paper.team_id != home)} for paper in player.papers]
+    parts = [
+        {
+            **part.dump(),
+            "points": 0 if part.team_id == home else 2 * part.value,
+            "to": "stash" if part.part_id in to_stash else "tree",
+        }
+        for part in player.parts
+    ]
+    points = sum(p["points"] for p in papers) + sum(p["points"] for p in parts)
+    delivered = {
+        "player_id": player.player_id,
+        "team_id": home,
+        "papers": papers,
+        "parts": parts,
+        "points": points,
+    }
+    return [*leave(state, player), Event("delivered", delivered)]
+
+
+def issue_paper(state: RankBases, command: IssuePaper, ctx: Context) -> list[Event]:
+    """A player who lost their paper gets a new one at their base, for one life."""
+    roster.require_running(state.roster)
+    player = find(state, command.player_id)
+    require_leader_of(ctx.actor, player.team_id)
+    who = name(state, player)
+    if player.paper is not None:
+        raise RuleError("has_paper", f"{who} still holds their paper")
+    if player.lives == 0:
+        raise RuleError("no_lives", f"{who} has no lives left: out of the game")
+    return [paper_issued(ctx.new_id("s"), player.player_id, player.lives - 1)]
