@@ -17,9 +17,11 @@ class Game:
         self.organizer = organizer_token
 
     @classmethod
-    async def create(cls, http: httpx.AsyncClient, **config: Any) -> "Game":
+    async def create(
+        cls, http: httpx.AsyncClient, ruleset: str = "card-duel", **config: Any
+    ) -> "Game":
         response = await http.post(
-            "/api/games", json={"ruleset": "card-duel", "name": "Test", "config": config}
+            "/api/games", json={"ruleset": ruleset, "name": "Test", "config": config}
         )
         assert response.status_code == 201, response.text
         body = response.json()
@@ -28,10 +30,10 @@ class Game:
     def auth(self, token: str) -> dict[str, str]:
         return {"Authorization": f"Bearer {token}"}
 
-    async def add(self, name: str, role: str = "player") -> dict[str, Any]:
+    async def add(self, name: str, role: str = "player", team: str | None = None) -> dict[str, Any]:
         response = await self.http.post(
             f"/api/games/{self.game_id}/players",
-            json={"name": name, "role": role},
+            json={"name": name, "role": role, "team": team},
             headers=self.auth(self.organizer),
         )
         assert response.status_code == 201, response.text
