@@ -1,8 +1,8 @@
 """What every ruleset shares: events, the decision context, rule errors and commands."""
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
-from functools import cached_property
+from dataclasses import dataclass, field, fields
+from functools import cache, cached_property
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Literal, Protocol, TypeVar
 
 from pydantic import BaseModel, ConfigDict
@@ -82,6 +82,7 @@ class HasRoster(Protocol):
 
 
 S = TypeVar("S", bound=HasRoster)
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -96,6 +97,19 @@ class Ruleset(Generic[S]):
     decide: Callable[[S, Command, Context], list[Event]]
     evolve: Callable[[S, Event], S]
     view: Callable[[S, Member, int], Json]
+
+
+@cache
+def field_names(cls: type) -> tuple[str, ...]:
+    return tuple(f.name for f in fields(cls))
+
+
+def replace(obj: T, **changes: Any) -> T:
+    """`dataclasses.replace`, several times faster: evolve calls it for nearly every event, and
+    replaying a long log is mostly this."""
+    names = field_names(type(obj))  # type: ignore[arg-type]
+    values = [changes[n] if n in changes else getattr(obj, n) for n in names]
+    return type(obj)(*values)
 
 
 def fold(ruleset: Ruleset[Any], events: list[Event]) -> Any:

@@ -1,11 +1,11 @@
 """The part of every game that is not its rules: who takes part, and whether it runs."""
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import ClassVar, Literal
 
 from pydantic import Field
 
-from server.rules.core import Command, Context, Event, Json, Member, Role, RuleError
+from server.rules.core import Command, Context, Event, Json, Member, Role, RuleError, replace
 
 Status = Literal["lobby", "running", "ended"]
 # Four characters a player can read off a phone and type in a forest: no 0/O, 1/I/L, 2/Z, 5/S, 8/B.

@@ -33,8 +33,9 @@ class Card:
     json: Json = field(default_factory=dict, compare=False, repr=False)
 
     def __post_init__(self) -> None:
-        names = ("card_id", "title", "big", "small", "kind", "ranged")
-        self.json.update({name: getattr(self, name) for name in names})
+        if not self.json:
+            names = ("card_id", "title", "big", "small", "kind", "ranged")
+            self.json.update({name: getattr(self, name) for name in names})
 
     @classmethod
     def issue(cls, card_id: str, spec: CardSpec) -> "Card":
@@ -42,8 +43,15 @@ class Card:
 
     @classmethod
     def load(cls, data: Json) -> "Card":
+        """A card from an event, whose dict (exactly a card's fields) becomes its JSON."""
         return cls(
-            data["card_id"], data["title"], data["big"], data["small"], data["kind"], data["ranged"]
+            data["card_id"],
+            data["title"],
+            data["big"],
+            data["small"],
+            data["kind"],
+            data["ranged"],
+            data,
         )
 
     def dump(self) -> Json:

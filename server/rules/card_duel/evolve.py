@@ -1,13 +1,12 @@
 """How each card-duel event changes the state. Never fails, never decides."""
 
 from collections.abc import Callable
-from dataclasses import replace
 
 from server.clock import parse_iso
 from server.rules import roster
 from server.rules.card_duel.cards import Card
 from server.rules.card_duel.state import CardDuel, Config, Duel, Fighter, Outcome, Round
-from server.rules.core import Event, Json
+from server.rules.core import Event, Json, replace
 
 
 def initial_state(config: Json) -> CardDuel:

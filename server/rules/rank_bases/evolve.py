@@ -1,9 +1,7 @@
 """How each rank-bases event changes the state. Never fails, never decides."""
 
-from dataclasses import replace
-
 from server.rules import roster
-from server.rules.core import Event, Json
+from server.rules.core import Event, Json, replace
 from server.rules.rank_bases.state import (
     Base,
     Config,
