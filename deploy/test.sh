@@ -31,7 +31,7 @@ if [ -z "${BIJSE_TEST_POSTGRES_URL:-}" ]; then
     export BIJSE_TEST_POSTGRES_URL="postgresql://postgres:bijse@127.0.0.1:5432/postgres"
   fi
 fi
-export BIJSE_REQUIRE_POSTGRES=1  # the PostgreSQL half must run, never skip silently
+export BIJSE_REQUIRE_POSTGRES=1 BIJSE_REQUIRE_BROWSER=1  # never skip these silently
 
 .venv/bin/ruff check server migrations tests bench
 .venv/bin/mypy

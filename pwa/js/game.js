@@ -1,0 +1,183 @@
+// The live state of one joined game: its last view, the socket, and the outbox drained into it.
+import { api, ApiError } from "./api.js";
+import * as clock from "./clock.js";
+import * as outbox from "./outbox.js";
+import { cachedView, cacheView, saveSession } from "./session.js";
+import { GameSocket } from "./socket.js";
+
+const RETRY_DRAIN_MS = 8000;
+
+export class Game extends EventTarget {
+  constructor(session) {
+    super();
+    this.session = session;
+    this.seq = 0;
+    this.view = null;
+    this.queued = [];          // outbox entries of this session, oldest first
+    this.answered = new Map(); // command_id -> {command, seq} acked but not yet seen in a view
+    this.errors = [];          // [{id, code, message, command}] refused commands, newest last
+    this.fatal = null;         // {code, message} when the token or game is refused
+    this.connection = "closed";
+    this.draining = false;
+  }
+
+  get gameId() {
+    return this.session.game_id;
+  }
+
+  get token() {
+    return this.session.token;
+  }
+
+  start() {
+    const cached = cachedView(this.token);
+    if (cached) this.applyView(cached, { store: false });
+    this.socket = new GameSocket({
+      gameId: this.gameId,
+      token: this.token,
+      after: () => this.seq,
+      onView: (message) => {
+        if (!clock.hasSamples()) clock.sample(Date.now(), Date.now(), message.server_time, { rough: true });
+        this.applyView(message);
+      },
+      onStatus: (status) => {
+        this.connection = status;
+        this.changed();
+      },
+      onOpen: () => this.drain(),
+      onFatal: (code, reason) => this.refuse({ code: `ws_${code}`, message: reason }),
+    });
+    this.socket.start();
+    this.refresh();
+    this.loadQueue().then(() => this.drain());
+    this.onOnline = () => {
+      this.socket.retryNow();
+      this.drain();
+    };
+    this.onVisible = () => {
+      if (document.visibilityState !== "visible") return;
+      this.socket.retryNow();
+      this.refresh();
+      this.drain();
+    };
+    window.addEventListener("online", this.onOnline);
+    document.addEventListener("visibilitychange", this.onVisible);
+    this.timer = setInterval(() => this.queued.length && this.drain(), RETRY_DRAIN_MS);
+  }
+
+  stop() {
+    this.socket?.stop();
+    clearInterval(this.timer);
+    window.removeEventListener("online", this.onOnline);
+    document.removeEventListener("visibilitychange", this.onVisible);
+  }
+
+  changed() {
+    this.dispatchEvent(new Event("change"));
+  }
+
+  applyView(message, { store = true } = {}) {
+    if (!message?.view || message.seq < this.seq) return;
+    this.seq = message.seq;
+    this.view = message.view;
+    this.serverTime = message.server_time;
+    for (const [id, done] of this.answered) if (done.seq <= this.seq) this.answered.delete(id);
+    if (store) {
+      cacheView(this.token, message);
+      const me = message.view.me || {};
+      saveSession({ game_id: this.gameId, token: this.token, game_name: message.view.game?.name, player_name: me.name, role: me.role });
+    }
+    this.changed();
+  }
+
+  // GET the view over HTTP: a first paint before the socket is up, a resync, a clock sample.
+  async refresh() {
+    const sent = Date.now();
+    try {
+      const message = await api.view(this.gameId, this.token);
+      clock.sample(sent, Date.now(), message.server_time);
+      this.applyView(message);
+    } catch (err) {
+      if (err instanceof ApiError && !err.transient) this.refuse(err);
+    }
+  }
+
+  refuse(err) {
+    this.fatal = { code: err.code, message: err.message };
+    this.socket?.stop();
+    this.changed();
+  }
+
+  async loadQueue() {
+    this.queued = await outbox.list(this.token);
+    this.changed();
+  }
+
+  // Every command goes through the outbox first.
+  async send(command) {
+    const entry = await outbox.add({ game_id: this.gameId, token: this.token, command });
+    await this.loadQueue();
+    this.drain();
+    return entry;
+  }
+
+  // Commands queued or answered but not yet visible in the view (to show a pick as made).
+  inFlight() {
+    return [...this.queued.map((e) => e.command), ...[...this.answered.values()].map((a) => a.command)];
+  }
+
+  // Send the queue in order, one command at a time; stop at the first that cannot get an answer.
+  async drain() {
+    if (this.draining) {
+      this.drainAgain = true;
+      return;
+    }
+    this.draining = true;
+    try {
+      do {
+        this.drainAgain = false;
+        for (const entry of await outbox.list(this.token)) {
+          if (!(await this.deliver(entry))) return;
+        }
+      } while (this.drainAgain);
+    } finally {
+      this.draining = false;
+      await this.loadQueue();
+    }
+  }
+
+  // true when the server answered (ack or refusal), false to try again later.
+  async deliver(entry) {
+    let answer;
+    if (this.socket.isOpen) {
+      try {
+        answer = await this.socket.send(entry);
+      } catch {
+        return false;
+      }
+    } else {
+      try {
+        answer = await api.command(this.gameId, this.token, entry.command_id, entry.command);
+      } catch (err) {
+        if (!(err instanceof ApiError) || err.transient) return false;
+        answer = { error: { code: err.code, message: err.message } };
+      }
+    }
+    await outbox.remove(entry.command_id);
+    if (answer.error) {
+      this.errors = [...this.errors, { id: entry.command_id, ...answer.error, command: entry.command }];
+    } else if (answer.seq > this.seq) {
+      this.answered.set(entry.command_id, { command: entry.command, seq: answer.seq });
+      // The socket pushes the new view; if none comes soon (or no socket), fetch it.
+      if (!this.socket.isOpen) this.refresh();
+      else setTimeout(() => this.answered.has(entry.command_id) && this.refresh(), 3000);
+    }
+    await this.loadQueue();
+    return true;
+  }
+
+  dismissError(id) {
+    this.errors = this.errors.filter((e) => e.id !== id);
+    this.changed();
+  }
+}

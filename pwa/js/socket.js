@@ -1,0 +1,160 @@
+// One WebSocket to a game: reconnects with exponential backoff and jitter, resumes with
+// after=<last seq>, pings for the clock offset and to notice a dead connection.
+import * as clock from "./clock.js";
+
+const PING_EVERY_MS = 15000;
+const SILENCE_LIMIT_MS = 40000;
+const ANSWER_TIMEOUT_MS = 15000;
+const MAX_BACKOFF_MS = 30000;
+
+export class GameSocket {
+  constructor({ gameId, token, after, onView, onStatus, onFatal, onOpen }) {
+    Object.assign(this, { gameId, token, after, onView, onStatus, onFatal, onOpen });
+    this.ws = null;
+    this.status = "closed";
+    this.attempts = 0;
+    this.pending = new Map();
+    this.pingSentAt = null;
+    this.stopped = true;
+  }
+
+  start() {
+    this.stopped = false;
+    this.heartbeat = setInterval(() => this.checkAlive(), PING_EVERY_MS);
+    this.connect();
+  }
+
+  stop() {
+    this.stopped = true;
+    clearInterval(this.heartbeat);
+    clearTimeout(this.retryTimer);
+    this.drop();
+  }
+
+  get isOpen() {
+    return this.status === "open";
+  }
+
+  connect() {
+    clearTimeout(this.retryTimer);
+    if (this.stopped || this.ws) return;
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    const query = `token=${encodeURIComponent(this.token)}&after=${this.after()}`;
+    const ws = new WebSocket(`${scheme}://${location.host}/ws/games/${encodeURIComponent(this.gameId)}?${query}`);
+    this.ws = ws;
+    this.setStatus("connecting");
+    ws.onopen = () => {
+      this.lastHeard = Date.now();
+      this.setStatus("open");
+      this.ping();
+      this.onOpen?.();
+    };
+    ws.onmessage = (event) => {
+      this.lastHeard = Date.now();
+      this.attempts = 0;
+      this.receive(JSON.parse(event.data));
+    };
+    ws.onclose = (event) => {
+      if (this.ws !== ws) return;
+      this.closed();
+      // 4xxx: the server refused this token or game; retrying will not help.
+      if (event.code >= 4000 && event.code < 5000) this.onFatal?.(event.code, event.reason);
+      else this.scheduleRetry();
+    };
+  }
+
+  // Forget the current socket at once (a dead TCP connection may take minutes to close).
+  drop() {
+    const ws = this.ws;
+    if (!ws) return;
+    ws.onopen = ws.onmessage = ws.onclose = ws.onerror = null;
+    try {
+      ws.close();
+    } catch { /* already closing */ }
+    this.closed();
+  }
+
+  closed() {
+    this.ws = null;
+    this.pingSentAt = null;
+    for (const { reject, timer } of this.pending.values()) {
+      clearTimeout(timer);
+      reject(new Error("socket closed"));
+    }
+    this.pending.clear();
+    this.setStatus("closed");
+  }
+
+  scheduleRetry() {
+    if (this.stopped) return;
+    const cap = Math.min(MAX_BACKOFF_MS, 500 * 2 ** this.attempts);
+    this.attempts += 1;
+    const delay = cap / 2 + Math.random() * (cap / 2);
+    clearTimeout(this.retryTimer);
+    this.retryTimer = setTimeout(() => this.connect(), delay);
+  }
+
+  // The network came back or the page came to the foreground: try now, not after the backoff.
+  retryNow() {
+    if (this.stopped) return;
+    if (this.ws) {
+      this.checkAlive();
+      return;
+    }
+    this.attempts = 0;
+    this.connect();
+  }
+
+  checkAlive() {
+    if (!this.isOpen) return;
+    if (Date.now() - this.lastHeard > SILENCE_LIMIT_MS) {
+      this.drop();
+      this.scheduleRetry();
+    } else {
+      this.ping();
+    }
+  }
+
+  ping() {
+    if (!this.isOpen || this.pingSentAt !== null) return;
+    this.pingSentAt = Date.now();
+    this.ws.send(JSON.stringify({ type: "ping" }));
+  }
+
+  // Send one outbox entry; resolves with {seq, duplicate} or {error: {code, message}},
+  // rejects when the answer cannot come (socket closed, timeout): the entry stays queued.
+  send(entry) {
+    if (!this.isOpen) return Promise.reject(new Error("socket not open"));
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.pending.delete(entry.command_id);
+        reject(new Error("no answer"));
+      }, ANSWER_TIMEOUT_MS);
+      this.pending.set(entry.command_id, { resolve, reject, timer });
+      this.ws.send(JSON.stringify({ type: "command", command_id: entry.command_id, command: entry.command }));
+    });
+  }
+
+  receive(message) {
+    if (message.type === "view") {
+      this.onView(message);
+    } else if (message.type === "pong") {
+      if (this.pingSentAt !== null) clock.sample(this.pingSentAt, Date.now(), message.server_time);
+      this.pingSentAt = null;
+    } else if (message.type === "ack" || message.type === "error") {
+      const waiting = this.pending.get(message.command_id);
+      if (!waiting) return;
+      clearTimeout(waiting.timer);
+      this.pending.delete(message.command_id);
+      waiting.resolve(message.type === "ack"
+        ? { seq: message.seq, duplicate: message.duplicate }
+        : { error: { code: message.code, message: message.message } });
+    }
+  }
+
+  setStatus(status) {
+    if (this.status === status) return;
+    this.status = status;
+    this.onStatus?.(status);
+  }
+}

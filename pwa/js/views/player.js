@@ -1,0 +1,232 @@
+// The player's phone: code, cards, challenge, the duel, the reveal and what follows.
+import { h, svgNode } from "../dom.js";
+import { t } from "../i18n.js";
+import { inForce } from "../clock.js";
+import { countdown } from "../countdown.js";
+import { reason } from "../duel.js";
+import { qrSvg } from "../qr.js";
+import { markRevealSeen, seenReveal } from "../session.js";
+import { cardFace, cardView } from "./common.js";
+import { canScan, scanner, stopScan } from "./scanner.js";
+
+export const CODE_PATTERN = /^[A-Z0-9]{4}$/;
+
+// What the player's phone asks the wake lock for: a duel or a countdown on screen.
+export function playerNeedsAwake(view) {
+  const me = view?.me;
+  if (!me) return false;
+  return Boolean(activeDuel(view)) || inForce(me.stunned_until) || inForce(me.immune_until);
+}
+
+// The duel in progress, unless its pick deadline has passed (then it ended with no outcome).
+export function activeDuel(view) {
+  const duel = view.duel;
+  return duel && (!duel.deadline || inForce(duel.deadline)) ? duel : null;
+}
+
+export function playerScreen(app, game) {
+  const view = game.view;
+  const ui = app.ui;
+  const duel = activeDuel(view);
+  const reveal = view.last_duel && (ui.revealOpen === view.last_duel.duel_id || !seenReveal(view.last_duel.duel_id));
+  const stunned = inForce(view.me.stunned_until);
+  if (duel || reveal || stunned || !view.me.alive) ui.scanning = false;
+  if (!ui.scanning) stopScan();
+  if (duel) return duelScreen(app, game);
+  if (reveal) return revealScreen(app, game);
+  if (stunned) return stunScreen(view);
+  if (ui.scanning) return scanner(app, (code) => submitChallenge(app, game, code));
+  return mainScreen(app, game);
+}
+
+function mainScreen(app, game) {
+  const { me, game: info } = game.view;
+  const running = info.status === "running";
+  const hasCrossbow = (me.items || []).includes("crossbow");
+  return h("main", { class: "player" },
+    info.status === "lobby" && h("div", { class: "banner info", testid: "lobby-banner" }, t("game.lobby")),
+    info.status === "ended" && h("div", { class: "banner info", testid: "ended-banner" }, t("game.ended")),
+    !me.alive && h("div", { class: "banner dead", testid: "dead-banner" },
+      h("strong", {}, t("dead.title")), h("span", {}, t("dead.hint"))),
+    me.alive && me.wounded && h("div", { class: "banner wound", testid: "wound-banner" },
+      h("strong", {}, t("wound.title")), h("span", {}, t("wound.hint"))),
+    me.alive && inForce(me.immune_until) && h("div", { class: "banner immune", testid: "immune-banner" },
+      h("strong", {}, t("immune.title")),
+      countdown(me.immune_until, { testid: "immune-countdown", alarm: true, cls: "banner-count" }),
+      h("span", {}, t("immune.hint"))),
+    h("section", { class: "me" },
+      h("div", { class: "me-name", testid: "my-name" }, me.name),
+      h("div", { class: "code", testid: "my-code" }, me.code),
+      h("div", { class: "hint" }, t("me.code_hint")),
+      h("button", { class: "secondary", testid: "show-qr", onclick: () => app.set({ showQr: !app.ui.showQr }) },
+        app.ui.showQr ? t("me.hide_qr") : t("me.show_qr")),
+      app.ui.showQr && h("div", { class: "my-qr", testid: "my-qr" }, svgNode(qrSvg(me.code)))),
+    running && me.alive && challengeForm(app, game, hasCrossbow),
+    h("section", { class: "cards-section" },
+      h("h2", {}, t("cards.title", { count: me.cards.length })),
+      h("div", { class: "card-list" }, me.cards.map((card) => cardView(card, { testid: `card-${card.card_id}` }))),
+      hasCrossbow && h("div", { class: "chip", testid: "item-crossbow" }, t("item.crossbow"))),
+    game.view.last_duel && h("button", {
+      class: "secondary", testid: "show-last-duel",
+      onclick: () => app.set({ revealOpen: game.view.last_duel.duel_id }),
+    }, t("reveal.show_last")),
+    playersList(app, game.view));
+}
+
+function challengeForm(app, game, hasCrossbow) {
+  const ui = app.ui;
+  const typed = (ui.challengeCode || "").trim().toUpperCase();
+  const target = game.view.players.find((p) => p.code === typed);
+  const waiting = game.inFlight().some((c) => c.type === "challenge");
+  return h("form", {
+    class: "challenge", testid: "challenge-form",
+    onsubmit: (event) => {
+      event.preventDefault();
+      submitChallenge(app, game, ui.challengeCode);
+    },
+  },
+  h("label", { for: "challenge-code" }, t("challenge.label")),
+  h("div", { class: "challenge-row" },
+    h("input", {
+      id: "challenge-code", testid: "challenge-code", value: ui.challengeCode || "", maxlength: "4",
+      autocomplete: "off", autocapitalize: "characters", spellcheck: "false", enterkeyhint: "go",
+      placeholder: "ABCD", "aria-describedby": "challenge-target",
+      oninput: (event) => {
+        ui.challengeCode = event.target.value.toUpperCase();
+        app.render();
+      },
+    }),
+    h("button", { type: "submit", class: "primary", testid: "challenge-submit" }, t("challenge.submit"))),
+  h("div", { class: "hint", id: "challenge-target", testid: "challenge-target" },
+    target ? (target.challengeable ? t("challenge.target", { name: target.name }) : t("challenge.target_busy", { name: target.name })) : ""),
+  hasCrossbow && h("label", { class: "check" },
+    h("input", { type: "checkbox", testid: "challenge-ranged", checked: Boolean(ui.ranged), onchange: (e) => { ui.ranged = e.target.checked; } }),
+    t("challenge.ranged")),
+  waiting && h("div", { class: "chip wait", testid: "challenge-pending" },
+    game.queued.length ? t("challenge.queued") : t("challenge.sent")),
+  canScan() && h("button", { type: "button", class: "secondary", testid: "scan-qr", onclick: () => app.set({ scanning: true }) },
+    t("challenge.scan")));
+}
+
+function submitChallenge(app, game, raw) {
+  const code = (raw || "").trim().toUpperCase();
+  app.ui.scanning = false;
+  if (!CODE_PATTERN.test(code)) return app.notify(t("challenge.bad_code"));
+  if (code === game.view.me.code) return app.notify(t("challenge.self"));
+  app.ui.challengeCode = "";
+  game.send({ type: "challenge", target: code, ranged: Boolean(app.ui.ranged) });
+  app.render();
+  return null;
+}
+
+function duelScreen(app, game) {
+  const { duel, me } = game.view;
+  const pending = game.inFlight().find((c) => c.type === "pick" && c.duel_id === duel.duel_id);
+  const pickId = duel.my_pick ?? pending?.card_id ?? null;
+  const picked = me.cards.find((c) => c.card_id === pickId);
+  const unsent = game.queued.some((e) => e.command.type === "pick" && e.command.duel_id === duel.duel_id);
+  return h("main", { class: "duel", testid: "duel" },
+    h("h1", { class: "duel-title" }, t("duel.title")),
+    h("div", { class: "duel-opponent" }, t("duel.against"), " ", h("strong", { testid: "duel-opponent" }, duel.opponent.name)),
+    h("div", { class: "duel-meta" },
+      duel.round > 1 && h("span", { class: "chip", testid: "duel-round" }, t("duel.round_again", { round: duel.round })),
+      duel.ranged && h("span", { class: "chip" }, t("duel.ranged")),
+      duel.deadline && inForce(duel.deadline) && h("span", { class: "chip" }, t("duel.deadline"), " ", countdown(duel.deadline, { testid: "pick-deadline" }))),
+    previousRounds(game.view),
+    duel.opponent_picked
+      ? h("div", { class: "chip ok big-chip", testid: "opponent-picked" }, t("duel.opponent_picked"))
+      : h("div", { class: "chip wait big-chip", testid: "opponent-picking" }, t("duel.opponent_picking")),
+    picked
+      ? h("section", { class: "my-pick", testid: "my-pick" },
+        h("div", { class: "hint" }, t("duel.your_pick")),
+        cardView(picked),
+        h("div", { class: unsent ? "chip wait" : "chip ok" },
+          unsent ? t("duel.pick_unsent") : duel.opponent_picked ? t("duel.revealing") : t("duel.wait_opponent")))
+      : h("section", { class: "pick" },
+        h("p", { class: "pick-hint" }, t("duel.pick_hint")),
+        h("div", { class: "pick-grid" }, me.cards.map((card) => h("button", {
+          class: `card pick kind-${card.kind}`, testid: `card-${card.card_id}`,
+          onclick: () => {
+            // A second tap before the pick is in the outbox (and the buttons gone) is ignored.
+            if (app.ui.picking) return;
+            app.ui.picking = true;
+            game.send({ type: "pick", duel_id: duel.duel_id, card_id: card.card_id })
+              .finally(() => { app.ui.picking = false; });
+          },
+        }, cardFace(card))))));
+}
+
+// In a duel past a draw: what both played in the earlier rounds.
+function previousRounds(view) {
+  const { duel, me } = view;
+  if (!duel.rounds?.length) return null;
+  const text = (card) => (card ? `${card.title} ${card.big}/${card.small}` : "–");
+  return h("section", { class: "previous", testid: "previous-rounds" }, duel.rounds.map((round) => h("div", {},
+    h("strong", {}, t("reveal.round", { round: round.round }), ": "),
+    text(round.cards[me.player_id]), " × ", text(round.cards[duel.opponent.player_id]), " – ", t("reveal.draw_short"))));
+}
+
+function revealScreen(app, game) {
+  const { me, last_duel: duel } = game.view;
+  const opponentId = duel.opponent.player_id;
+  const nameOf = (pid) => (pid === me.player_id ? t("reveal.you") : duel.opponent.name);
+  const close = () => {
+    markRevealSeen(duel.duel_id);
+    app.set({ revealOpen: null });
+  };
+  return h("main", { class: "reveal", testid: "reveal" },
+    h("h1", {}, t("reveal.title")),
+    h("div", { class: "duel-opponent" }, t("duel.against"), " ", h("strong", {}, duel.opponent.name)),
+    duel.rounds.map((round) => {
+      const mine = round.cards[me.player_id];
+      const theirs = round.cards[opponentId];
+      const iWon = round.winners.includes(me.player_id);
+      const theyWon = round.winners.includes(opponentId);
+      const verdict = iWon && theyWon ? t("reveal.both") : iWon ? t("reveal.you_won") : theyWon ? t("reveal.they_won") : t("reveal.draw");
+      const why = [];
+      if (mine && theirs && iWon) why.push(whyText(mine, theirs));
+      if (mine && theirs && theyWon) why.push(whyText(theirs, mine));
+      return h("section", { class: "round", testid: `reveal-round-${round.round}` },
+        duel.rounds.length > 1 && h("h2", {}, t("reveal.round", { round: round.round })),
+        h("div", { class: "versus" },
+          h("div", { class: iWon ? "side won" : "side" }, h("div", { class: "who" }, t("reveal.you")), mine ? cardView(mine) : "–"),
+          h("div", { class: "vs" }, "×"),
+          h("div", { class: theyWon ? "side won" : "side" }, h("div", { class: "who" }, duel.opponent.name), theirs ? cardView(theirs) : "–")),
+        h("div", { class: `verdict ${iWon && !theyWon ? "good" : theyWon && !iWon ? "bad" : ""}`, testid: "reveal-verdict" }, verdict),
+        why.map((text) => h("div", { class: "why" }, text)));
+    }),
+    h("section", { class: "outcomes", testid: "reveal-outcomes" },
+      duel.outcomes.map((o) => {
+        const mine = o.player_id === me.player_id;
+        // The player's own stun / free leave already counts down here, with the same hooks.
+        const testid = mine ? { stun: "stun-countdown", escape: "immune-countdown" }[o.effect] : null;
+        return h("div", { class: `outcome effect-${o.effect}` },
+          t(`outcome.${mine ? "me" : "other"}.${o.effect}`, { name: nameOf(o.player_id) }),
+          o.until && inForce(o.until) ? [" ", countdown(o.until, { testid, alarm: mine })] : null);
+      })),
+    h("button", { class: "primary wide", testid: "reveal-ok", onclick: close }, t("reveal.ok")));
+}
+
+function whyText(winner, loser) {
+  const r = reason(winner, loser);
+  return `${winner.title}: ${t(r.key, { a: r.a, b: r.b })}`;
+}
+
+function stunScreen(view) {
+  return h("main", { class: "full stun", testid: "stun-screen" },
+    h("div", { class: "stun-word" }, t("stun.title")),
+    h("div", { class: "stun-other" }, t("stun.other")),
+    countdown(view.me.stunned_until, { testid: "stun-countdown", alarm: true, cls: "huge" }),
+    h("p", { class: "stun-hint" }, t("stun.hint")),
+    h("div", { class: "stun-code" }, view.me.name, " · ", view.me.code));
+}
+
+function playersList(app, view) {
+  const others = view.players.filter((p) => p.player_id !== view.me.player_id);
+  if (!others.length) return null;
+  return h("details", { class: "players-list", open: app.ui.playersOpen, ontoggle: (e) => { app.ui.playersOpen = e.target.open; } },
+    h("summary", {}, t("players.title", { count: others.length })),
+    h("ul", {}, others.map((p) => h("li", {},
+      h("span", { class: "code-small" }, p.code), " ", p.name,
+      p.challengeable ? null : h("span", { class: "muted" }, ` (${t("players.unavailable")})`)))));
+}

@@ -1,0 +1,19 @@
+// The public part: the game and its players. Also the fallback for a ruleset this app cannot play yet.
+import { h } from "../dom.js";
+import { t } from "../i18n.js";
+
+export function spectatorScreen(app, game) {
+  const { game: info, players = [], me } = game.view;
+  return h("main", { class: "spectator", testid: "spectator" },
+    h("h1", {}, info?.name ?? ""),
+    h("span", { class: `chip status-${info?.status}`, testid: "game-status", "data-status": info?.status }, t(`status.${info?.status}`)),
+    info?.ruleset !== "card-duel" && h("p", { class: "banner info", testid: "unsupported" }, t("ruleset.unsupported", { ruleset: info?.ruleset })),
+    me?.code && h("section", { class: "me" },
+      h("div", { class: "me-name" }, me.name),
+      h("div", { class: "code", testid: "my-code" }, me.code)),
+    h("section", {},
+      h("h2", {}, t("players.title", { count: players.length })),
+      h("ul", { class: "plain" }, players.map((p) => h("li", {},
+        h("span", { class: "code-small" }, p.code), " ", p.name,
+        p.challengeable === false ? h("span", { class: "muted" }, ` (${t("players.unavailable")})`) : null)))));
+}

@@ -1,0 +1,74 @@
+"""Browser tests: the PWA in Chromium (phones emulated as a Pixel 7) against a live server.
+
+Uses the `live_server` fixture of tests/conftest.py. Chromium is the Debian package at
+/usr/lib/chromium/chromium (override with BIJSE_CHROMIUM); without it these tests are skipped,
+unless BIJSE_REQUIRE_BROWSER is set, which turns the skip into a failure.
+"""
+
+import os
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from playwright.async_api import Browser, BrowserContext, Playwright, async_playwright
+
+from tests.browser.helpers import SCREENSHOTS, Phone
+
+CHROMIUM = Path(os.environ.get("BIJSE_CHROMIUM", "/usr/lib/chromium/chromium"))
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+]
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    if SCREENSHOTS.is_dir() and any(SCREENSHOTS.iterdir()):
+        terminalreporter.write_line(f"browser screenshots: {SCREENSHOTS}")
+
+
+@pytest.fixture(scope="session")
+async def pw() -> AsyncIterator[Playwright]:
+    if not CHROMIUM.exists():
+        if os.environ.get("BIJSE_REQUIRE_BROWSER"):
+            pytest.fail(f"BIJSE_REQUIRE_BROWSER is set but {CHROMIUM} is missing")
+        pytest.skip(f"no Chromium at {CHROMIUM} (apt-get install chromium)")
+    async with async_playwright() as playwright:
+        yield playwright
+
+
+@pytest.fixture(scope="session")
+async def browser(pw: Playwright) -> AsyncIterator[Browser]:
+    browser = await pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+    yield browser
+    await browser.close()
+
+
+@pytest.fixture
+async def phone(pw: Playwright, browser: Browser, live_server: str) -> AsyncIterator[Phone]:
+    """A factory of phone-sized browser contexts (Pixel 7); all closed after the test."""
+    contexts: list[BrowserContext] = []
+
+    async def make(**options: Any) -> BrowserContext:
+        context = await browser.new_context(
+            **{**pw.devices["Pixel 7"], "base_url": live_server, **options}
+        )
+        context.set_default_timeout(10_000)
+        contexts.append(context)
+        return context
+
+    yield make
+    for context in contexts:
+        await context.close()
+
+
+@pytest.fixture
+async def api(live_server: str) -> AsyncIterator[httpx.AsyncClient]:
+    async with httpx.AsyncClient(base_url=live_server, timeout=10) as client:
+        yield client

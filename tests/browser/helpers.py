@@ -1,0 +1,86 @@
+"""Helpers of the browser tests: screenshots, games set up over HTTP, the event log."""
+
+import re
+import uuid
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+import httpx
+from playwright.async_api import BrowserContext, Page
+
+SCREENSHOTS = Path(__file__).resolve().parent / "screenshots"
+STUN_CARD = "Rána židlí"  # 3/2 stun: beats the 2/3 wound card on the big number
+WOUND_CARD = "Rána Ankh-Morporskou dýkou"
+
+# The `phone` fixture: makes a new Pixel 7 browser context (keyword arguments override).
+Phone = Callable[..., Awaitable[BrowserContext]]
+
+
+async def shot(page: Page, name: str) -> None:
+    SCREENSHOTS.mkdir(exist_ok=True)
+    await page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
+
+
+def local(url: str, live_server: str) -> str:
+    """A join URL on the live server's origin (the server may know another public URL)."""
+    return re.sub(r"^https?://[^/]+", live_server, url)
+
+
+async def new_game(
+    api: httpx.AsyncClient, names: list[str], *, stun_s: int = 120
+) -> dict[str, Any]:
+    """A running card-duel game made over HTTP: {gid, org, players: {name: added player}}."""
+    answer = await api.post(
+        "/api/games",
+        json={
+            "ruleset": "card-duel",
+            "name": "Test",
+            "config": {"stun_s": stun_s, "escape_immunity_s": 10, "pick_timeout_s": None},
+        },
+    )
+    assert answer.status_code == 201, answer.text
+    game = answer.json()
+    gid, org = game["game_id"], game["organizer_token"]
+    players = {}
+    for name in names:
+        added = await api.post(
+            f"/api/games/{gid}/players",
+            json={"name": name, "role": "player"},
+            headers={"Authorization": f"Bearer {org}"},
+        )
+        assert added.status_code == 201, added.text
+        players[name] = added.json()
+    await command(api, gid, org, {"type": "start_game"})
+    return {"gid": gid, "org": org, "players": players}
+
+
+async def command(
+    api: httpx.AsyncClient, gid: str, token: str, body: dict[str, Any]
+) -> dict[str, Any]:
+    answer = await api.post(
+        f"/api/games/{gid}/commands",
+        json={"command_id": str(uuid.uuid4()), **body},
+        headers={"Authorization": f"Bearer {token}"},
+    )
+    assert answer.status_code == 200, answer.text
+    result: dict[str, Any] = answer.json()
+    return result
+
+
+async def events(api: httpx.AsyncClient, gid: str, org: str) -> list[dict[str, Any]]:
+    answer = await api.get(f"/api/games/{gid}/events", headers={"Authorization": f"Bearer {org}"})
+    assert answer.status_code == 200, answer.text
+    found: list[dict[str, Any]] = answer.json()["events"]
+    return found
+
+
+def watch_errors(page: Page) -> list[str]:
+    """Collect uncaught page errors and console errors, to assert none happened."""
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(f"pageerror: {exc}"))
+    page.on(
+        "console",
+        lambda msg: errors.append(f"console: {msg.text}") if msg.type == "error" else None,
+    )
+    return errors

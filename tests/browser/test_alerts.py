@@ -1,0 +1,80 @@
+"""The screen stays on in a duel or a countdown only; a countdown ends with a buzz and a beep."""
+
+from httpx import AsyncClient
+from playwright.async_api import expect
+
+from tests.browser.helpers import STUN_CARD, WOUND_CARD, Phone, command, local, new_game, shot
+
+RECORDER = """
+window.__alerts = [];
+const record = (what) => window.__alerts.push(what);
+Object.defineProperty(navigator, "wakeLock", { configurable: true, value: {
+  request: async (type) => {
+    record(`lock:${type}`);
+    const sentinel = new EventTarget();
+    sentinel.release = async () => {
+      record("unlock");
+      sentinel.dispatchEvent(new Event("release"));
+    };
+    return sentinel;
+  },
+} });
+navigator.vibrate = (pattern) => { record("vibrate"); return true; };
+const createOscillator = AudioContext.prototype.createOscillator;
+AudioContext.prototype.createOscillator = function () {
+  record("beep");
+  return createOscillator.call(this);
+};
+"""
+
+
+async def test_wake_lock_vibration_and_beep(
+    phone: Phone, api: AsyncClient, live_server: str
+) -> None:
+    game = await new_game(api, ["Alice", "Bob"], stun_s=3)
+    gid = game["gid"]
+    alice, bob = game["players"]["Alice"], game["players"]["Bob"]
+    context = await phone()
+    await context.add_init_script(RECORDER)
+    page = await context.new_page()
+    await page.goto(local(bob["join_url"], live_server))
+    await expect(page.get_by_test_id("my-code")).to_be_visible()
+    await page.get_by_test_id("show-qr").click()  # a tap: unlocks the sound
+    await expect(page.get_by_test_id("my-qr").locator("svg")).to_be_visible()
+    await shot(page, "19-my-qr")
+    assert await page.evaluate("window.__alerts") == []
+
+    await command(
+        api, gid, alice["token"], {"type": "challenge", "target": bob["code"], "ranged": False}
+    )
+    await expect(page.get_by_test_id("duel")).to_be_visible()
+    await page.wait_for_function("window.__alerts.includes('lock:screen')")
+    view = (
+        await api.get(f"/api/games/{gid}/view", headers={"Authorization": f"Bearer {game['org']}"})
+    ).json()["view"]
+    duel = view["duels"][0]["duel_id"]
+    cards = {
+        p["player_id"]: {c["title"]: c["card_id"] for c in p["cards"]} for p in view["players"]
+    }
+    await command(
+        api,
+        gid,
+        alice["token"],
+        {"type": "pick", "duel_id": duel, "card_id": cards[alice["player_id"]][STUN_CARD]},
+    )
+    await command(
+        api,
+        gid,
+        bob["token"],
+        {"type": "pick", "duel_id": duel, "card_id": cards[bob["player_id"]][WOUND_CARD]},
+    )
+    await page.get_by_test_id("reveal-ok").click()
+    await expect(page.get_by_test_id("stun-countdown")).to_be_visible()
+    assert "unlock" not in await page.evaluate("window.__alerts")  # still held while stunned
+
+    await expect(page.get_by_test_id("stun-screen")).to_have_count(0, timeout=6000)
+    await expect(page.get_by_test_id("challenge-code")).to_be_visible()
+    await page.wait_for_function("window.__alerts.includes('unlock')")
+    alerts = await page.evaluate("window.__alerts")
+    assert alerts.count("lock:screen") == 1, alerts
+    assert "vibrate" in alerts and "beep" in alerts, alerts
