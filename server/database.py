@@ -3,11 +3,9 @@
 import os
 from pathlib import Path
 
-from sqlalchemy import event
 from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import ArgumentError
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
-from sqlalchemy.pool import ConnectionPoolEntry
 
 
 class BadDatabaseUrl(ValueError):
@@ -48,24 +46,6 @@ def check_writable(url: URL) -> None:
 
 
 def engine(url: URL) -> AsyncEngine:
-    """The engine for reads (and for writes on PostgreSQL; SQLite writes go through
-    writers.SqliteWriter). SQLite connections run in WAL mode, so reads never wait for the writer.
-    """
-    if not is_sqlite(url):
-        return create_async_engine(url, pool_size=5, max_overflow=5)
-    created = create_async_engine(url, pool_size=4, max_overflow=0)
-
-    @event.listens_for(created.sync_engine, "connect")
-    def connect(dbapi_connection: object, record: ConnectionPoolEntry) -> None:
-        dbapi_connection.isolation_level = None  # type: ignore[attr-defined]
-        cursor = dbapi_connection.cursor()  # type: ignore[attr-defined]
-        cursor.execute("PRAGMA journal_mode=WAL")
-        cursor.execute("PRAGMA busy_timeout=10000")
-        cursor.close()
-
-    @event.listens_for(created.sync_engine, "begin")
-    def begin(connection: object) -> None:
-        # The driver's own transaction handling is off (isolation_level=None): say BEGIN here.
-        connection.exec_driver_sql("BEGIN")  # type: ignore[attr-defined]
-
-    return created
+    """A PostgreSQL engine (asyncpg). SQLite is read and written through plain sqlite3
+    connections instead (server/backends.py); Alembic alone reaches it through SQLAlchemy."""
+    return create_async_engine(url, pool_size=5, max_overflow=5)

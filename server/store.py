@@ -11,23 +11,19 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import orjson
-from sqlalchemy import select
 from sqlalchemy.engine import URL
 
 from server import database
-from server.models import GameRow
-from server.rules.core import Event, Json
-from server.writers import (
-    EVENTS,
-    GAMES,
-    TOKENS,
+from server.backends import (
+    Backend,
     Conflict,
-    SqliteWriter,
-    SqlWriter,
+    SqlBackend,
+    SqliteBackend,
     Unavailable,
-    Writer,
     batches_rows,
 )
+from server.models import GameRow
+from server.rules.core import Event, Json
 
 __all__ = ["Append", "Conflict", "Recorded", "Store", "Unavailable"]
 
@@ -43,6 +39,8 @@ class Recorded:
     actor: str | None
     command_id: str | None
     version: int = 1
+    prev_hash: str = ""
+    hash: str = ""
 
     @property
     def event(self) -> Event:
@@ -89,11 +87,10 @@ class Append:
 class Store:
     def __init__(self, url: URL) -> None:
         self.url = url
-        self.reader = database.engine(url)
-        self.writer: Writer = (
-            SqliteWriter(url.database or "")
+        self.backend: Backend = (
+            SqliteBackend(url.database or "")
             if database.is_sqlite(url)
-            else SqlWriter(self.reader, postgres=True)
+            else SqlBackend(database.engine(url))
         )
 
     @classmethod
@@ -101,44 +98,31 @@ class Store:
         return cls(database.parse_url(url))
 
     async def close(self) -> None:
-        await self.writer.close()
-        await self.reader.dispose()
+        await self.backend.close()
 
     async def append(self, batches: Sequence[Append]) -> None:
         """Write every batch in one transaction, or none of them."""
-        await self.writer.write(batches_rows(batches))
+        await self.backend.write(batches_rows(batches))
 
     async def game(self, game_id: str) -> GameRow | None:
-        async with self.reader.connect() as conn:
-            row = (await conn.execute(select(GAMES).where(GAMES.c.game_id == game_id))).first()
-        return None if row is None else GameRow.model_validate(row._asdict())
+        row = await self.backend.game(game_id)
+        return None if row is None else GameRow.model_validate(row)
 
     async def events(
         self, game_id: str, after: int = 0, limit: int | None = None
     ) -> list[Recorded]:
-        query = (
-            select(EVENTS)
-            .where(EVENTS.c.game_id == game_id, EVENTS.c.seq > after)
-            .order_by(EVENTS.c.seq)
-            .limit(limit)
-        )
-        async with self.reader.connect() as conn:
-            rows = (await conn.execute(query)).all()
+        loads = orjson.loads
         return [
-            Recorded(r.seq, r.type, orjson.loads(r.data), r.at, r.actor, r.command_id, r.version)
-            for r in rows
+            Recorded(seq, type_, loads(data), at, actor, command_id, version, prev_hash, digest)
+            for seq, type_, data, at, actor, command_id, version, prev_hash, digest in (
+                await self.backend.events(game_id, after, limit)
+            )
         ]
 
     async def token(self, token: str) -> tuple[str, str] | None:
         """The game and player a token acts for."""
-        query = select(TOKENS.c.game_id, TOKENS.c.player_id).where(TOKENS.c.token == token)
-        async with self.reader.connect() as conn:
-            row = (await conn.execute(query)).first()
-        return None if row is None else (row.game_id, row.player_id)
+        return await self.backend.token(token)
 
     async def tokens(self, game_id: str) -> dict[str, str]:
         """Every token of a game, by player: the organizer reprints invites from these."""
-        query = select(TOKENS.c.player_id, TOKENS.c.token).where(TOKENS.c.game_id == game_id)
-        async with self.reader.connect() as conn:
-            rows = (await conn.execute(query)).all()
-        return {r.player_id: r.token for r in rows}
+        return await self.backend.tokens(game_id)

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from server import migrate
+from server.backends import Rows, Unavailable
 from server.database import parse_url
 from server.hub import Hub
 from server.referee import Referee
@@ -14,7 +15,6 @@ from server.rules.card_duel.commands import Challenge, GrantItem
 from server.rules.core import Member, RuleError
 from server.rules.roster import AddPlayer, StartGame
 from server.store import Store
-from server.writers import Rows, Unavailable
 
 
 async def open_referee(url: str) -> Referee:
@@ -57,8 +57,9 @@ async def test_a_conflict_with_another_server_is_decided_again(
     with pytest.raises(RuleError) as refused:
         await two.execute(game_id, cyril, "c2", Challenge(target=bob.code))
     assert refused.value.code == "busy"
-    answer = await two.execute(game_id, organizer, "g1", GrantItem(player_id=cyril.player_id,
-                                                                  item="crossbow"))
+    answer = await two.execute(
+        game_id, organizer, "g1", GrantItem(player_id=cyril.player_id, item="crossbow")
+    )
     log = await two.store.events(game_id)
     assert [r.seq for r in log] == list(range(1, answer.seq + 1))
     assert (await two.execute(game_id, anna, "c1", Challenge(target=bob.code))).duplicate
@@ -69,16 +70,16 @@ async def test_a_failed_write_is_refused_and_forgotten(
 ) -> None:
     referee, _ = pair
     game_id, _, (anna, bob, _) = await setup_game(referee)
-    real_write = referee.store.writer.write
+    real_write = referee.store.backend.write
 
     async def broken(rows: Rows) -> None:
         raise Unavailable("disk full")
 
-    monkeypatch.setattr(referee.store.writer, "write", broken)
+    monkeypatch.setattr(referee.store.backend, "write", broken)
     with pytest.raises(RuleError) as failed:
         await referee.execute(game_id, anna, "c1", Challenge(target=bob.code))
     assert failed.value.code == "unavailable"
-    monkeypatch.setattr(referee.store.writer, "write", real_write)
+    monkeypatch.setattr(referee.store.backend, "write", real_write)
     table = await referee.table(game_id)
     assert table.committed_state.fighters[anna.player_id].duel_id is None  # nothing half-kept
     answer = await referee.execute(game_id, anna, "c1", Challenge(target=bob.code))
@@ -91,16 +92,17 @@ async def test_many_commands_share_one_transaction(
     referee, _ = pair
     game_id, organizer, players = await setup_game(referee)
     sizes: list[int] = []
-    real_write = referee.store.writer.write
+    real_write = referee.store.backend.write
 
     async def counting(rows: Rows) -> None:
         sizes.append(len(rows.lengths))
         await real_write(rows)
 
-    monkeypatch.setattr(referee.store.writer, "write", counting)
+    monkeypatch.setattr(referee.store.backend, "write", counting)
     grants = [
-        referee.execute(game_id, organizer, f"g{n}",
-                        GrantItem(player_id=p.player_id, item="crossbow"))
+        referee.execute(
+            game_id, organizer, f"g{n}", GrantItem(player_id=p.player_id, item="crossbow")
+        )
         for n, p in enumerate(players)
     ]
     answers = await asyncio.gather(*grants)

@@ -1,11 +1,14 @@
-"""The two ways the store writes a transaction: SQLAlchemy for PostgreSQL, sqlite3 for SQLite.
+"""The two databases behind the store: SQLAlchemy (asyncpg) for PostgreSQL, sqlite3 for SQLite.
 
-Both take the same rows, check that every batch continues its game exactly where the log ends
-(no gap, no overlap: optimistic concurrency), and write everything in one transaction.
+Both write the same rows: they check that every batch continues its game exactly where the log
+ends (no gap, no overlap: optimistic concurrency), chain the new events' hashes, and write
+everything in one transaction. Both read rows back as plain tuples in the events table's column
+order (`COLUMNS`).
 """
 
 import asyncio
 import sqlite3
+import threading
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -71,15 +74,23 @@ def check_and_seal(rows: Rows, found: dict[str, tuple[int, str]]) -> None:
         hashes[row["game_id"]] = sealed["hash"]
 
 
-class Writer(Protocol):
+COLUMNS = ("seq", "type", "data", "at", "actor", "command_id", "version", "prev_hash", "hash")
+EventTuple = tuple[int, str, str, int, str | None, str | None, int, str, str]
+
+
+class Backend(Protocol):
     async def write(self, rows: Rows) -> None: ...
+    async def game(self, game_id: str) -> dict[str, Any] | None: ...
+    async def events(self, game_id: str, after: int, limit: int | None) -> list[EventTuple]: ...
+    async def token(self, token: str) -> tuple[str, str] | None: ...
+    async def tokens(self, game_id: str) -> dict[str, str]: ...
     async def close(self) -> None: ...
 
 
-class SqlWriter:
-    """Through SQLAlchemy's async engine (asyncpg on PostgreSQL)."""
+class SqlBackend:
+    """Through SQLAlchemy's async engine: asyncpg on PostgreSQL."""
 
-    def __init__(self, engine: AsyncEngine, postgres: bool) -> None:
+    def __init__(self, engine: AsyncEngine, postgres: bool = True) -> None:
         self.engine = engine
         self.postgres = postgres
 
@@ -111,6 +122,32 @@ class SqlWriter:
         except (DBAPIError, OSError) as error:
             raise Unavailable(str(error)) from error
 
+    async def game(self, game_id: str) -> dict[str, Any] | None:
+        async with self.engine.connect() as conn:
+            row = (await conn.execute(select(GAMES).where(GAMES.c.game_id == game_id))).first()
+        return None if row is None else row._asdict()
+
+    async def events(self, game_id: str, after: int, limit: int | None) -> list[EventTuple]:
+        query = (
+            select(*(EVENTS.c[name] for name in COLUMNS))
+            .where(EVENTS.c.game_id == game_id, EVENTS.c.seq > after)
+            .order_by(EVENTS.c.seq)
+            .limit(limit)
+        )
+        async with self.engine.connect() as conn:
+            return [tuple(row) for row in (await conn.execute(query)).all()]
+
+    async def token(self, token: str) -> tuple[str, str] | None:
+        query = select(TOKENS.c.game_id, TOKENS.c.player_id).where(TOKENS.c.token == token)
+        async with self.engine.connect() as conn:
+            row = (await conn.execute(query)).first()
+        return None if row is None else (row.game_id, row.player_id)
+
+    async def tokens(self, game_id: str) -> dict[str, str]:
+        query = select(TOKENS.c.player_id, TOKENS.c.token).where(TOKENS.c.game_id == game_id)
+        async with self.engine.connect() as conn:
+            return {r.player_id: r.token for r in (await conn.execute(query)).all()}
+
     async def close(self) -> None:
         await self.engine.dispose()
 
@@ -121,33 +158,40 @@ def insert_sql(table: Any) -> str:
     return f"INSERT INTO {table.name} ({names}) VALUES ({', '.join(':' + c for c in columns)})"
 
 
-class SqliteWriter:
-    """A plain sqlite3 connection in a thread of its own: one thread hop per transaction.
+class SqliteBackend:
+    """Plain sqlite3 connections, each in a thread of its own: one thread hop per transaction.
 
     Through the async driver every statement is a hop between threads, and SQLAlchemy's async
-    layer adds more; a durable append then costs milliseconds where SQLite needs a tenth of one.
-    BEGIN IMMEDIATE takes the write lock up front (a deferred BEGIN would turn a second writer
-    into "database is locked"), busy_timeout makes another process's writer wait for it, and
-    synchronous=FULL means COMMIT returns only once the events are on disk.
+    layer adds more: a durable append cost milliseconds where SQLite needs a tenth of one, and
+    reading a long log back took many times longer than folding it.
+    The writer: BEGIN IMMEDIATE takes the write lock up front (a deferred BEGIN would turn a second
+    writer into "database is locked"), busy_timeout makes another process's writer wait for it,
+    and synchronous=FULL means COMMIT returns only once the events are on disk. The readers see
+    the last committed state without waiting for the writer (WAL).
     """
 
     def __init__(self, path: str) -> None:
         self.path = path
-        self.thread = ThreadPoolExecutor(1, thread_name_prefix="sqlite-writer")
-        self.db: sqlite3.Connection | None = None
+        self.writer = ThreadPoolExecutor(1, thread_name_prefix="sqlite-writer")
+        self.readers = ThreadPoolExecutor(2, thread_name_prefix="sqlite-reader")
+        self.local = threading.local()
+        self.opened: list[sqlite3.Connection] = []
         self.sql = {t.name: insert_sql(t) for t in (GAMES, EVENTS, TOKENS)}
 
-    def open(self) -> sqlite3.Connection:
-        if self.db is None:
+    def connection(self) -> sqlite3.Connection:
+        """This thread's connection."""
+        db: sqlite3.Connection | None = getattr(self.local, "db", None)
+        if db is None:
             db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
             db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA synchronous=FULL")
             db.execute("PRAGMA busy_timeout=10000")
-            self.db = db
-        return self.db
+            self.local.db = db
+            self.opened.append(db)
+        return db
 
     def write_now(self, rows: Rows) -> None:
-        db = self.open()
+        db = self.connection()
         db.execute("BEGIN IMMEDIATE")
         try:
             marks = ", ".join("?" * len(rows.heads))
@@ -170,20 +214,46 @@ class SqliteWriter:
 
     async def write(self, rows: Rows) -> None:
         try:
-            await asyncio.get_running_loop().run_in_executor(self.thread, self.write_now, rows)
+            await asyncio.get_running_loop().run_in_executor(self.writer, self.write_now, rows)
         except sqlite3.IntegrityError as error:
             raise Conflict(str(error)) from error
         except (sqlite3.Error, OSError) as error:
             raise Unavailable(str(error)) from error
 
-    async def close(self) -> None:
-        def shut() -> None:
-            if self.db is not None:
-                self.db.close()
-                self.db = None
+    async def read(self, sql: str, *args: Any) -> list[Any]:
+        def query() -> list[Any]:
+            return self.connection().execute(sql, args).fetchall()
 
-        await asyncio.get_running_loop().run_in_executor(self.thread, shut)
-        self.thread.shutdown()
+        return await asyncio.get_running_loop().run_in_executor(self.readers, query)
+
+    async def game(self, game_id: str) -> dict[str, Any] | None:
+        names = [c.name for c in GAMES.columns]
+        rows = await self.read(f"SELECT {', '.join(names)} FROM games WHERE game_id = ?", game_id)
+        return dict(zip(names, rows[0], strict=True)) if rows else None
+
+    async def events(self, game_id: str, after: int, limit: int | None) -> list[EventTuple]:
+        return await self.read(
+            f"SELECT {', '.join(COLUMNS)} FROM events WHERE game_id = ? AND seq > ?"
+            " ORDER BY seq LIMIT ?",
+            game_id,
+            after,
+            -1 if limit is None else limit,
+        )
+
+    async def token(self, token: str) -> tuple[str, str] | None:
+        rows = await self.read("SELECT game_id, player_id FROM tokens WHERE token = ?", token)
+        return (rows[0][0], rows[0][1]) if rows else None
+
+    async def tokens(self, game_id: str) -> dict[str, str]:
+        rows = await self.read("SELECT player_id, token FROM tokens WHERE game_id = ?", game_id)
+        return dict(rows)
+
+    async def close(self) -> None:
+        for pool in (self.writer, self.readers):
+            pool.shutdown(wait=True)
+        for db in self.opened:
+            db.close()
+        self.opened.clear()
 
 
 def batches_rows(batches: Sequence[Any]) -> Rows:
