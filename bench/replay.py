@@ -167,9 +167,8 @@ def main() -> None:
     finally:
         shutil.rmtree(folder, ignore_errors=True)
     print(f"projection        {projection:10.0f} events/s (rules only, events in memory)")
-    print(
-        f"load from SQLite  {len(log) / loading:10.0f} events/s ({loading:.1f} s: read, parse, fold)"
-    )
+    rate = len(log) / loading
+    print(f"load from SQLite  {rate:10.0f} events/s ({loading:.1f} s: read, parse, fold)")
     print(f"server start      {up:10.2f} s to its first answer")
     print(f"first view        {first_view:10.2f} s after launch (loads the {len(log)}-event game)")
 

@@ -1,4 +1,4 @@
-"""`bijse serve` and `bijse migrate`."""
+"""`bijse serve`, `bijse migrate` and `bijse verify`."""
 
 import argparse
 import errno
@@ -33,7 +33,13 @@ def main(argv: list[str] | None = None) -> int:
     )
     mig = commands.add_parser("migrate", help="bring the database schema up to date")
     mig.add_argument("--database-url", default=None)
+    check = commands.add_parser("verify", help="check a game log: seq, seed and every die")
+    check.add_argument("file", help="an exported NDJSON log, or the JSON of /events; - for stdin")
     args = parser.parse_args(argv)
+    if args.command == "verify":  # a file alone: no database is opened
+        from server.verify import main as verify
+
+        return verify(args.file)
     url = args.database_url or os.environ.get("DATABASE_URL") or DEFAULT_DATABASE
     try:
         parsed = parse_url(url)

@@ -1,0 +1,206 @@
+"""Deciding the course of a fight: surprise, rounds, initiative, turns, actions and flight."""
+
+from dataclasses import replace
+
+from server.rules.core import Context, Json, RuleError
+from server.rules.dice_combat import checks, dice
+from server.rules.dice_combat.commands import Act, BeginFight, Flee, JoinFight
+from server.rules.dice_combat.harm import bleed
+from server.rules.dice_combat.initiative import Initiative, settle
+from server.rules.dice_combat.state import Fight
+from server.rules.dice_combat.story import Story
+
+
+def begin(story: Story, ctx: Context, command: BeginFight) -> None:
+    if story.state.fight is not None:
+        raise RuleError("fight_running", "a fight is on already; end it first")
+    checks.distinct(command.combatants, "combatants")
+    for combatant_id in command.combatants:
+        checks.alive(story.state, combatant_id)
+    if not set(command.surprised) <= set(command.combatants):
+        raise RuleError("invalid", "surprised: only those who take part can be surprised")
+    started = {
+        "fight_id": ctx.new_id("f"),
+        "combatants": command.combatants,
+        "surprised": sorted(set(command.surprised)),
+    }
+    story.tell("fight_started", started)
+    next_round(story, ctx)
+
+
+def join(story: Story, command: JoinFight) -> None:
+    fight = checks.fight(story.state)
+    checks.alive(story.state, command.combatant_id)
+    if command.combatant_id in fight.participants:
+        raise RuleError("already_in_fight", f"{command.combatant_id} takes part already")
+    # Its initiative is rolled when the next round starts.
+    story.tell(
+        "combatant_joined_fight",
+        {"fight_id": fight.fight_id, "combatant_id": command.combatant_id},
+    )
+
+
+def next_turn(story: Story, ctx: Context) -> None:
+    fight = checks.fight(story.state)
+    if fight.attacks:
+        raise RuleError("rolls_pending", "an attack is waiting for its dice; roll or cancel it")
+    if not start_turn(story):
+        next_round(story, ctx)
+
+
+def end(story: Story, reason: str) -> None:
+    fight = checks.fight(story.state)
+    for attack_id in fight.attacks:
+        story.tell("attack_cancelled", {"attack_id": attack_id, "reason": reason})
+    story.tell("fight_ended", {"fight_id": fight.fight_id, "reason": reason})
+
+
+def next_round(story: Story, ctx: Context) -> None:
+    """A new round: critical wounds bleed, initiative is rolled, the first turn starts."""
+    fight = checks.fight(story.state)
+    story.tell("round_started", {"fight_id": fight.fight_id, "round": fight.round + 1})
+    for combatant_id, combatant in story.state.combatants.items():
+        for wound in combatant.wounds:
+            bleed(story, ctx, combatant_id, wound)
+    roll_initiative(story, ctx)
+    start_turn(story)
+
+
+def roll_initiative(story: Story, ctx: Context) -> None:
+    """1d6 + agi + the GM's bonus for all who can act; with `initiative_once` from round 2 on
+    only for those who have none yet (who joined late, or came to)."""
+    fight = checks.fight(story.state)
+    combatants = story.state.combatants
+    keep = story.state.config.initiative_once and fight.round > 1
+    table = dict(fight.initiative) if keep else {}
+    rolling = [c for c in fight.participants if combatants[c].up and c not in table]
+    if not rolling:
+        return
+    for combatant_id in rolling:
+        who = combatants[combatant_id]
+        die = ctx.chance.die(6)
+        total = dice.initiative(die, who.agi, who.initiative_bonus)
+        table[combatant_id] = Initiative(die, who.agi, who.initiative_bonus, total, fight.round)
+    order_by(story, ctx, fight, table)
+
+
+def order_by(story: Story, ctx: Context, fight: Fight, table: dict[str, Initiative]) -> None:
+    settled, order = settle(table, lambda: ctx.chance.die(6))
+    story.tell(
+        "initiative_rolled",
+        {
+            "fight_id": fight.fight_id,
+            "round": fight.round,
+            "initiative": {cid: entry.dump() for cid, entry in settled.items()},
+            "order": order,
+            "chance": ctx.chance.record(),
+        },
+    )
+
+
+def correct_initiative(story: Story, ctx: Context, combatant_id: str, total: int) -> None:
+    """The GM's initiative for one combatant; should it tie someone, they reroll as ever."""
+    fight = checks.fight(story.state)
+    table = dict(fight.initiative)
+    table[combatant_id] = replace(table[combatant_id], total=total, tiebreak=())
+    order_by(story, ctx, fight, table)
+
+
+def start_turn(story: Story) -> bool:
+    """The next in order who has not had a turn this round and can act; False if nobody."""
+    fight = checks.fight(story.state)
+    for combatant_id in fight.order:
+        can_act = story.state.combatants[combatant_id].up and not fight.surprised_now(combatant_id)
+        if combatant_id not in fight.had_turn and can_act:
+            turn = {"fight_id": fight.fight_id, "round": fight.round, "combatant_id": combatant_id}
+            story.tell("turn_started", turn)
+            return True
+    return False
+
+
+def act(story: Story, ctx: Context, command: Act) -> None:
+    fight = checks.fighting(story.state, command.combatant_id)
+    who = checks.up(story.state, command.combatant_id)
+    length = command.took
+    if command.action == "speak":  # a few words go with anything, on anybody's turn
+        checks.awake(fight, who)
+    else:
+        checks.on_turn(fight, who)
+    refusal = fight.done(who.combatant_id).refusal(command.action, length)
+    if refusal:
+        raise RuleError(*refusal)
+    if command.action == "sprint":
+        run(story, ctx, who.combatant_id)
+    story.tell(
+        "action_taken",
+        {
+            "fight_id": fight.fight_id,
+            "round": fight.round,
+            "combatant_id": who.combatant_id,
+            "action": command.action,
+            "length": length,
+            "weapon": None if command.weapon is None else command.weapon.model_dump(),
+            "note": command.note,
+        },
+    )
+
+
+def run(story: Story, ctx: Context, combatant_id: str) -> None:
+    """Before a round of running: refused when exhausted; its length rolled when not known."""
+    who = story.state.combatants[combatant_id]
+    if who.sprint is not None:
+        if who.sprint.exhausted:
+            raise RuleError(
+                "exhausted", f"{who.name} has run {who.sprint.rounds} rounds: a second wind first"
+            )
+        return
+    die = ctx.chance.die(10)
+    rounds = dice.sprint_rounds(die, who.endurance, who.stamina)
+    story.tell(
+        "sprint_started",
+        {
+            "combatant_id": combatant_id,
+            "die": die,
+            "endurance": who.endurance,
+            "stamina": who.stamina,
+            "rounds": rounds,
+            "chance": ctx.chance.record(),
+        },
+    )
+
+
+def flee(story: Story, ctx: Context, command: Flee) -> None:
+    """Leaving melee: everybody rolls 1d6 + agi; higher than all, the fleeing one is away,
+    else those it did not beat attack it first (it is running: ZO only)."""
+    fight = checks.fighting(story.state, command.combatant_id)
+    who = checks.up(story.state, command.combatant_id)
+    checks.on_turn(fight, who)
+    checks.distinct(command.opponents, "opponents")
+    if who.combatant_id in command.opponents:
+        raise RuleError("invalid", "opponents: one does not flee from oneself")
+    for opponent in command.opponents:
+        checks.fighting(story.state, opponent)
+        checks.up(story.state, opponent)
+    refusal = fight.done(who.combatant_id).refusal("sprint", "long")
+    if refusal:
+        raise RuleError(*refusal)
+    run(story, ctx, who.combatant_id)
+    rolls: list[Json] = []
+    for combatant_id in [who.combatant_id, *command.opponents]:
+        die = ctx.chance.die(6)
+        agi = story.state.combatants[combatant_id].agi
+        rolls.append({"combatant_id": combatant_id, "die": die, "agi": agi, "total": die + agi})
+    mine = rolls[0]["total"]
+    first = [r["combatant_id"] for r in rolls[1:] if r["total"] >= mine]
+    story.tell(
+        "flight_rolled",
+        {
+            "fight_id": fight.fight_id,
+            "round": fight.round,
+            "combatant_id": who.combatant_id,
+            "rolls": rolls,
+            "escaped": not first,
+            "attacks_first": first,
+            "chance": ctx.chance.record(),
+        },
+    )
