@@ -8,6 +8,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
+from server import archive
 from server.clock import iso, now_ms
 from server.referee import Referee, Table
 from server.rules import RULESETS
@@ -117,11 +118,7 @@ async def events(request: Request) -> Response:
     after = request.query_params.get("after", "0")
     if not after.isdigit():
         raise RuleError("invalid", "after: a whole number")
-    log = await referee(request).store.events(table.game_id, int(after))
-    lines = [
-        {"seq": r.seq, "type": r.type, "at": iso(r.at), "actor": r.actor, "data": r.data}
-        for r in log
-    ]
+    lines = await archive.export(referee(request).store, table.game_id, int(after))
     if "application/x-ndjson" in request.headers.get("accept", ""):
         body = b"".join(orjson.dumps(line) + b"\n" for line in lines)
         return Response(body, media_type="application/x-ndjson")

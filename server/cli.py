@@ -1,11 +1,14 @@
-"""`bijse serve`, `bijse migrate` and `bijse verify`."""
+"""`bijse serve`, `migrate`, `export`, `import` and `verify`."""
 
 import argparse
+import asyncio
 import errno
 import os
 import socket
 import sys
+from pathlib import Path
 
+import orjson
 import uvicorn
 
 from server import migrate
@@ -33,7 +36,14 @@ def main(argv: list[str] | None = None) -> int:
     )
     mig = commands.add_parser("migrate", help="bring the database schema up to date")
     mig.add_argument("--database-url", default=None)
-    check = commands.add_parser("verify", help="check a game log: seq, seed and every die")
+    out = commands.add_parser("export", help="write a game's log as NDJSON, one event a line")
+    out.add_argument("game_id")
+    out.add_argument("--database-url", default=None)
+    out.add_argument("--output", "-o", default="-", help="a file; default: standard output")
+    into = commands.add_parser("import", help="load an exported log (it must verify)")
+    into.add_argument("file", help="an exported NDJSON log; - for stdin")
+    into.add_argument("--database-url", default=None)
+    check = commands.add_parser("verify", help="check a log: seq, hash chain, seed, every die")
     check.add_argument("file", help="an exported NDJSON log, or the JSON of /events; - for stdin")
     args = parser.parse_args(argv)
     if args.command == "verify":  # a file alone: no database is opened
@@ -55,6 +65,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "migrate":
         print("database is up to date")
         return 0
+    if args.command in ("export", "import"):
+        return asyncio.run(archive_command(args, url))
     try:
         listener = bind(args.host, args.port)
     except OSError as error:
@@ -80,6 +92,36 @@ def main(argv: list[str] | None = None) -> int:
     print(f"Bij se serves http://{args.host}:{listener.getsockname()[1]} from {url}", flush=True)
     server.run(sockets=[listener])
     return 0
+
+
+async def archive_command(args: argparse.Namespace, url: str) -> int:
+    from server import archive
+    from server.store import Store
+    from server.verify import read
+
+    store = Store.open(url)
+    try:
+        if args.command == "export":
+            if await store.game(args.game_id) is None:
+                return fail(f"no game {args.game_id} in this database")
+            lines = await archive.export(store, args.game_id)
+            text = "".join(orjson.dumps(line).decode() + "\n" for line in lines)
+            if args.output == "-":
+                sys.stdout.write(text)
+            else:
+                Path(args.output).write_text(text, encoding="utf-8")
+            return 0
+        try:
+            source = sys.stdin.read() if args.file == "-" else Path(args.file).read_text("utf-8")
+            game_id, token = await archive.load(store, read(source))
+        except (OSError, UnicodeDecodeError, ValueError) as error:
+            return fail(f"cannot read {args.file}: {error}")
+        except archive.Refused as error:
+            return fail(str(error))
+        print(f"imported game {game_id}; organizer token {token}")
+        return 0
+    finally:
+        await store.close()
 
 
 def bind(host: str, port: int) -> socket.socket:

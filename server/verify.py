@@ -3,8 +3,9 @@
 The first event (`game_created`) commits to the seed by its SHA-256; `game_ended` reveals it.
 Every event that used chance carries `data.chance` = `{"stream", "from", "draws"}`, and
 `chance.redo` recomputes those draws from the seed alone, so a die changed after the fact (or a
-seed swapped) shows. `python -m server.verify FILE` (or `bijse verify FILE`) reads an exported
-NDJSON log, or the JSON answer of `GET /api/games/{gid}/events`.
+seed swapped) shows. Every line also carries the hash chain (server/chain.py), so an edited,
+deleted or swapped event shows too. `bijse verify FILE` reads an exported NDJSON log
+(`bijse export`, or `GET /api/games/{gid}/events` as NDJSON), or that route's JSON answer.
 """
 
 import hashlib
@@ -14,6 +15,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from server import chain
 from server.rules.chance import redo
 
 Json = dict[str, Any]
@@ -23,7 +25,7 @@ MAX_SIZE = 10_000  # the most sides of a die, or cards of a shuffle, a log may a
 def verify(lines: Iterable[Json]) -> list[str]:
     """The problems of a log, in the order of its events; an empty list for a good log."""
     events = list(lines)
-    problems = whole(events)
+    problems = whole(events) or chained(events)
     if problems:
         return problems
     created = events[0]
@@ -58,6 +60,22 @@ def whole(events: list[Json]) -> list[str]:
         if event["seq"] != number:
             expected = "seq 1" if number == 1 else f"seq {number} after seq {number - 1}"
             return [f"line {number}: expected {expected}, found seq {event['seq']}"]
+    return []
+
+
+def chained(events: list[Json]) -> list[str]:
+    """Every line carries the hash of the one before and its own: an edited, deleted, inserted or
+    swapped event breaks the chain at that event."""
+    previous = chain.GENESIS
+    for event in events:
+        where = f"seq {event['seq']} ({event['type']})"
+        if not isinstance(event.get("hash"), str) or not isinstance(event.get("prev_hash"), str):
+            return [f"{where}: no prev_hash and hash (a log from bijse export has them)"]
+        if event["prev_hash"] != previous:
+            return [f"{where}: prev_hash is not the hash of the event before it"]
+        if chain.digest(event) != event["hash"]:
+            return [f"{where}: the event was changed: its hash does not match its content"]
+        previous = event["hash"]
     return []
 
 

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from server import chain
 from server.rules.chance import Chance
 from server.rules.core import Command, Context, Event, Json, Member
 from server.rules.dice_combat import RULESET
@@ -39,13 +40,24 @@ def log(seed: bytes = SEED, *, end: bool = True, committed: bytes | None = None)
     return lines
 
 
+def seal(lines: list[Json]) -> list[Json]:
+    """Chain the lines as an export does: what the chance checks below meet is a forger who
+    rewrote the whole chain after changing a die, which the seed still catches."""
+    return chain.seal([line for line in lines if isinstance(line, dict)])
+
+
+def check(lines: list[Json]) -> list[str]:
+    return verify(seal(lines))
+
+
 def write(path: Path, lines: list[Json]) -> str:
+    seal(lines)
     path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
     return str(path)
 
 
 def test_a_good_log_verifies(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert verify(log()) == []
+    assert check(log()) == []
     assert main(write(tmp_path / "game.ndjson", log())) == 0
     assert "5 events, 2 with dice or shuffles: all verified" in capsys.readouterr().out
 
@@ -53,10 +65,10 @@ def test_a_good_log_verifies(tmp_path: Path, capsys: pytest.CaptureFixture[str])
 def test_a_gap_in_seq_is_named() -> None:
     lines = log()
     del lines[2]
-    assert verify(lines) == ["line 3: expected seq 3 after seq 2, found seq 4"]
+    assert check(lines) == ["line 3: expected seq 3 after seq 2, found seq 4"]
     lines = log()
     lines[0]["seq"] = 0
-    assert verify(lines) == ["line 1: expected seq 1, found seq 0"]
+    assert check(lines) == ["line 1: expected seq 1, found seq 0"]
 
 
 def test_a_changed_die_is_named_with_its_seq_and_what_differs(
@@ -66,7 +78,7 @@ def test_a_changed_die_is_named_with_its_seq_and_what_differs(
     draw = lines[2]["data"]["chance"]["draws"][1]
     true = dict(draw)
     draw["value"] = draw["value"] % 10 + 1
-    (problem,) = verify(lines)
+    (problem,) = check(lines)
     assert problem == (
         f"seq 3 (dice_rolled): draw 1 is {json.dumps(draw, sort_keys=True)}, "
         f"the seed gives {json.dumps(true, sort_keys=True)}"
@@ -79,26 +91,26 @@ def test_a_changed_shuffle_is_caught() -> None:
     lines = log()
     order = lines[3]["data"]["chance"]["draws"][0]["order"]
     order[0], order[1] = order[1], order[0]
-    (problem,) = verify(lines)
+    (problem,) = check(lines)
     assert problem.startswith("seq 4 (deck_shuffled): draw 0 is")
 
 
 def test_a_seed_that_is_not_the_committed_one_is_refused() -> None:
     other = b"x" * 32
-    (problem,) = verify(log(committed=other))
+    (problem,) = check(log(committed=other))
     assert problem == (
         f"seq 5 (game_ended): the seed's SHA-256 is {hashlib.sha256(SEED).hexdigest()}, "
         f"but game_created (seq 1) committed to {hashlib.sha256(other).hexdigest()}"
     )
     lines = log()
     lines[-1]["data"]["seed"] = "zz"
-    assert verify(lines) == ["seq 5 (game_ended): data.seed is not 64 hex digits"]
+    assert check(lines) == ["seq 5 (game_ended): data.seed is not 64 hex digits"]
 
 
 def test_a_log_without_its_end_cannot_be_verified_for_chance(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    (problem,) = verify(log(end=False))
+    (problem,) = check(log(end=False))
     assert "no game_ended" in problem and "cannot be verified" in problem
     assert main(write(tmp_path / "game.ndjson", log(end=False))) == 1
     assert "no game_ended" in capsys.readouterr().err
@@ -111,12 +123,12 @@ def test_a_malformed_log_is_refused_without_redoing_anything(tmp_path: Path) -> 
     ]
     lines = log()
     lines[3]["data"]["chance"]["draws"][0] = {"shuffle": 10**12, "order": []}
-    assert verify(lines) == [
+    assert check(lines) == [
         "seq 4 (deck_shuffled): data.chance is not {stream, from, draws} with dice and shuffles"
     ]
     lines = log()
     lines[0]["type"] = "player_joined"
-    assert verify(lines)[0].startswith("seq 1: the log must begin with game_created")
+    assert check(lines)[0].startswith("seq 1: the log must begin with game_created")
     bad = tmp_path / "bad.ndjson"
     bad.write_text('{"seq": 1}\nnot json\n', encoding="utf-8")
     assert main(str(bad)) == 2
@@ -125,7 +137,7 @@ def test_a_malformed_log_is_refused_without_redoing_anything(tmp_path: Path) -> 
 
 def test_the_events_answer_of_the_http_api_is_read_too(tmp_path: Path) -> None:
     path = tmp_path / "events.json"
-    path.write_text(json.dumps({"events": log()}), encoding="utf-8")
+    path.write_text(json.dumps({"events": seal(log())}), encoding="utf-8")
     assert main(str(path)) == 0
 
 
@@ -171,9 +183,36 @@ def test_a_played_dice_combat_game_verifies_and_a_changed_die_does_not() -> None
         {"seq": seq, "type": e.type, "data": copy.deepcopy(e.data)}
         for seq, e in enumerate(events, start=1)
     ]
-    assert verify(lines) == []
+    assert check(lines) == []
     seq, rolled = next((n, e) for n, e in enumerate(lines, 1) if e["type"] == "attack_rolled")
     draw = rolled["data"]["chance"]["draws"][0]
     draw["value"] = draw["value"] % 6 + 1
-    (problem,) = verify(lines)
+    (problem,) = check(lines)
     assert problem.startswith(f"seq {seq} (attack_rolled): draw 0 is")
+
+
+def test_an_edited_event_breaks_the_chain_even_with_the_same_dice() -> None:
+    lines = seal(log())
+    lines[1]["data"]["player_id"] = "p9"  # no die involved: only the chain can see this
+    assert verify(lines) == [
+        "seq 2 (player_joined): the event was changed: its hash does not match its content"
+    ]
+
+
+def test_a_deleted_or_swapped_event_breaks_the_chain() -> None:
+    lines = seal(log())
+    del lines[1]
+    for seq, line in enumerate(lines, start=1):
+        line["seq"] = seq  # renumbered, so the gap does not show; the chain still does
+    assert verify(lines)[0].startswith("seq 2 (")
+    lines = seal(log())
+    lines[1], lines[2] = lines[2], lines[1]
+    lines[1]["seq"], lines[2]["seq"] = 2, 3
+    assert verify(lines)[0].startswith("seq 2 (dice_rolled)")
+
+
+def test_a_log_without_a_chain_is_refused() -> None:
+    lines = log()
+    assert verify(lines) == [
+        "seq 1 (game_created): no prev_hash and hash (a log from bijse export has them)"
+    ]

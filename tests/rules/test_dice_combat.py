@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 from pydantic import ValidationError
 
+from server import chain
 from server.rules.core import Command, Context, Event, Json, Member, Role, RuleError, fold
 from server.rules.dice_combat import RULESET, dice
 from server.rules.dice_combat.actions import RoundActions
@@ -112,11 +113,13 @@ class Table:
         return RULESET.view(self.state, member, T0)
 
     def lines(self) -> list[Json]:
-        """The log as `GET /api/games/{gid}/events` gives it."""
-        return [
-            {"seq": seq, "type": event.type, "at": "", "actor": "", "data": event.data}
-            for seq, event in enumerate(self.log, start=1)
-        ]
+        """The log as `GET /api/games/{gid}/events` gives it, hash chain included."""
+        return chain.seal(
+            [
+                {"seq": seq, "type": event.type, "at": "", "actor": "", "data": event.data}
+                for seq, event in enumerate(self.log, start=1)
+            ]
+        )
 
 
 def types(events: list[Event]) -> list[str]:

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from pydantic import ValidationError
 from test_dice_combat import Table
 
+from server import chain
 from server.rules.core import Event, Json, Member, RuleError, fold
 from server.rules.dice_combat import RULESET
 from server.rules.dice_combat.attack import resolve
@@ -337,6 +338,7 @@ def test_verify_accepts_every_ended_log_and_rejects_one_changed_die(
     draw = changed[n]["data"]["chance"]["draws"][k]
     draw["value"] = (draw["value"] - 1 + shift) % draw["die"] + 1  # dice here have 6 or 10 sides
     assert draw != lines[n]["data"]["chance"]["draws"][k]
-    problems = verify(changed)
+    assert verify(changed), "the chain alone catches the change"
+    problems = verify(chain.seal(changed))  # a forger rewrote the chain: the seed still tells
     assert problems, (n, k, draw)
     assert problems[0].startswith(f"seq {changed[n]['seq']} ({changed[n]['type']}): draw {k} is")
