@@ -1,0 +1,45 @@
+"""The initiative order: by the kept card, then agility, then cards drawn until one is higher."""
+
+from dataclasses import dataclass
+from itertools import groupby
+
+from server.rules.stamina_deck.cards import Card
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    character_id: str
+    value: int  # of the initiative card; 0 without one
+    agi: int
+    deck: tuple[Card, ...]  # the top first: the cards a tie would draw
+
+
+def ranking(seats: list[Seat]) -> tuple[list[list[str]], dict[str, list[str]]]:
+    """The seats from first to last, as groups; a group of several stayed tied when every
+    tied deck ran out. Also the cards each tie-breaker drew, in order."""
+    drawn: dict[str, list[str]] = {}
+    groups: list[list[Seat]] = []
+    for _, tied in groupby(sorted(seats, key=lambda s: (-s.value, -s.agi)), key=first_keys):
+        groups += break_tie(list(tied), 0, drawn)
+    return [[seat.character_id for seat in group] for group in groups], drawn
+
+
+def first_keys(seat: Seat) -> tuple[int, int]:
+    return seat.value, seat.agi
+
+
+def break_tie(tied: list[Seat], depth: int, drawn: dict[str, list[str]]) -> list[list[Seat]]:
+    """Each tied seat draws its next card; the higher card goes first; ties draw again."""
+    if len(tied) == 1 or all(depth >= len(seat.deck) for seat in tied):
+        return [tied]
+    for seat in tied:
+        if depth < len(seat.deck):
+            drawn.setdefault(seat.character_id, []).append(seat.deck[depth].card_id)
+
+    def card(seat: Seat) -> int:
+        return seat.deck[depth].value if depth < len(seat.deck) else -1  # no card: lowest
+
+    groups: list[list[Seat]] = []
+    for _, sub in groupby(sorted(tied, key=lambda s: -card(s)), key=card):
+        groups += break_tie(list(sub), depth + 1, drawn)
+    return groups

@@ -1,0 +1,188 @@
+"""Melee: bouts of two, melee hands, and exchanges of two face-down cards revealed at once."""
+
+from server.rules import roster
+from server.rules.core import RuleError
+from server.rules.stamina_deck.cards import value
+from server.rules.stamina_deck.character import Character
+from server.rules.stamina_deck.commands import Disengage, Engage, Play
+from server.rules.stamina_deck.fight import EXCHANGES, Bout, Source, exchange
+from server.rules.stamina_deck.mat import adjacent
+from server.rules.stamina_deck.stamina import owe
+from server.rules.stamina_deck.steps import (
+    Steps,
+    acting,
+    character,
+    controlled,
+    end_bout,
+    fighting,
+    free,
+    in_hand,
+)
+
+
+def start_bout(steps: Steps, attacker: str, defender: str, cause: str) -> None:
+    """A bout begins; who was not in melee yet settles their hand for it."""
+    entering = [c for c in (attacker, defender) if not steps.state.in_melee(c)]
+    bout = {
+        "bout_id": steps.ctx.new_id("b"),
+        "attacker": attacker,
+        "defender": defender,
+        "cause": cause,
+    }
+    steps.add("bout_started", bout)
+    for character_id in entering:
+        enter(steps, character_id)
+
+
+def enter(steps: Steps, character_id: str) -> None:
+    """Into melee: short of a melee hand, draw the weapon's bonus cards only; over it, return the
+    extra cards to the deck top."""
+    me = steps.state.characters[character_id]
+    limit = me.melee_hand
+    if len(me.hand) < limit:
+        count = min(me.entry_cards, limit - len(me.hand), len(me.deck))
+        if count:
+            draw(steps, me, count, "entry", limit)
+    elif len(me.hand) > limit:
+        owe(steps, character_id, len(me.hand) - limit, "deck")
+
+
+def draw(steps: Steps, me: Character, count: int, mode: str, limit: int) -> None:
+    cards = [steps.state.cards[card_id].dump() for card_id in me.deck[:count]]
+    drawn = {"character_id": me.character_id, "cards": cards, "mode": mode, "limit": limit}
+    steps.add("hand_drawn", drawn)
+
+
+def contact_attacker(mover: Character, other: Character) -> str:
+    """Who attacks when `mover` steps into contact: the mover, unless they fight unarmed below
+    level 2 and the other does not."""
+    if mover.clumsy and not other.clumsy:
+        return other.character_id
+    return mover.character_id
+
+
+def engage_adjacent(steps: Steps, mover_id: str) -> None:
+    """A bout with every enemy in contact after a move, each a separate fight."""
+    state = steps.state
+    me = state.characters[mover_id]
+    if not me.fighting:
+        return
+    for other in list(state.characters.values()):
+        if (
+            other.side != me.side
+            and other.fighting
+            and adjacent(me.square, other.square)
+            and not steps.state.engaged(mover_id, other.character_id)
+        ):
+            attacker = contact_attacker(me, other)
+            defender = other.character_id if attacker == mover_id else mover_id
+            start_bout(steps, attacker, defender, "contact")
+
+
+def engage(steps: Steps, command: Engage) -> None:
+    state = steps.state
+    roster.require_running(state.roster)
+    attacker, defender = character(state, command.attacker), character(state, command.defender)
+    if attacker.character_id == defender.character_id:
+        raise RuleError("invalid", "a character cannot fight itself")
+    free(state)
+    fighting(attacker)
+    fighting(defender)
+    if not adjacent((attacker.x, attacker.y), (defender.x, defender.y)):
+        raise RuleError("not_adjacent", f"{attacker.name} and {defender.name} are not in contact")
+    if state.engaged(attacker.character_id, defender.character_id):
+        raise RuleError("already_engaged", f"{attacker.name} and {defender.name} already fight")
+    start_bout(steps, attacker.character_id, defender.character_id, "gm")
+
+
+def disengage(steps: Steps, command: Disengage) -> None:
+    state = steps.state
+    roster.require_running(state.roster)
+    if command.bout_id not in state.bouts:
+        raise RuleError("not_found", f"no bout {command.bout_id}")
+    free(state)
+    end_bout(steps, command.bout_id, "gm")
+
+
+def play(steps: Steps, command: Play) -> None:
+    """A card face down in a bout; when both cards are down, both are revealed."""
+    state = steps.state
+    roster.require_running(state.roster)
+    me = controlled(state, steps.ctx, command.character_id)
+    bout = state.bouts.get(command.bout_id)
+    if bout is None:
+        raise RuleError("not_found", f"no bout {command.bout_id}")
+    if me.character_id not in bout.fighters:
+        raise RuleError("not_in_bout", f"{me.name} does not fight in {bout.bout_id}")
+    acting(state)
+    if state.leaving is None or bout.bout_id not in state.leaving.waiting:
+        free(state)  # while someone leaves melee, only their attacks of opportunity go on
+    if me.character_id in bout.plays:
+        raise RuleError("already_played", f"{me.name} has a card down in this exchange")
+    if not bout.opportunity and bout.exchanges >= EXCHANGES:
+        raise RuleError("exchanges_done", f"this bout had its {EXCHANGES} exchanges this round")
+    defending = me.character_id == bout.defender
+    cost = 0 if bout.opportunity else 1
+    tired = cost == 1 and me.actions_left < 1  # only a defender may still react, from the deck
+    if tired and (not defending or command.card_id is not None):
+        raise RuleError("no_actions_left", f"{me.name} has no actions left: defend from the deck")
+    card_id, source = face_down(me, command.card_id, tired)
+    played = {
+        "bout_id": bout.bout_id,
+        "character_id": me.character_id,
+        "exchange": 0 if bout.opportunity else bout.exchanges + 1,
+        "card_id": card_id,
+        "source": source,
+        "actions": 0 if tired else cost,
+    }
+    steps.add("card_played", played)
+    bout = steps.state.bouts[bout.bout_id]
+    if len(bout.plays) == 2:
+        reveal(steps, bout)
+
+
+def face_down(me: Character, card_id: str | None, tired: bool) -> tuple[str | None, Source]:
+    """The card to play: one from hand, or the deck top when the hand is empty (or the defender
+    is out of actions); nothing at all when the deck is empty too."""
+    if card_id is not None:
+        in_hand(me, [card_id])
+        return card_id, "hand"
+    if me.hand and not tired:
+        raise RuleError("must_play_hand", f"{me.name} plays from the deck only with an empty hand")
+    if me.deck:
+        return me.deck[0], "deck"
+    return None, "none"
+
+
+def reveal(steps: Steps, bout: Bout) -> None:
+    """Both cards up. Attacker higher: the defender owes the difference to their threat pile.
+    Defender higher: up to the difference goes back from their threat pile into their deck,
+    and the defender takes the initiative."""
+    state = steps.state
+    attacker, defender = bout.attacker, bout.defender
+    cards = {c: state.card(bout.plays[c].card_id) for c in bout.fighters}
+    result, difference = exchange(value(cards[attacker]), value(cards[defender]))
+    returned: list[str] = []
+    deck: list[str] | None = None
+    if result == "defender":
+        threat = state.characters[defender].threat
+        returned = list(threat[len(threat) - min(difference, len(threat)) :])
+        if returned:
+            deck = steps.ctx.chance.shuffle([*state.characters[defender].deck, *returned])
+    revealed = {
+        "bout_id": bout.bout_id,
+        "exchange": 0 if bout.opportunity else bout.exchanges + 1,
+        "opportunity": bout.opportunity,
+        "attacker": attacker,
+        "defender": defender,
+        "cards": {c: card and card.dump() for c, card in cards.items()},
+        "values": {c: value(card) for c, card in cards.items()},
+        "result": result,
+        "difference": difference,
+        "returned": returned,
+        "deck": deck,
+        "initiative": defender if result == "defender" else attacker,
+    }
+    steps.add("exchange_revealed", revealed)
+    if result == "attacker":
+        owe(steps, defender, difference, "threat")

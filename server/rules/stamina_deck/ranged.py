@@ -1,0 +1,176 @@
+"""Ranged combat: shots and aimed shots (into melee too), the target's defence card, reloading,
+and aids put on the field."""
+
+from server.rules import roster
+from server.rules.core import RuleError
+from server.rules.stamina_deck.cards import aimed_pair, value
+from server.rules.stamina_deck.character import Character
+from server.rules.stamina_deck.commands import AimedShot, Defend, PutAid, Reload, Shoot, UseAid
+from server.rules.stamina_deck.fight import MELEE_COVER, Shot, Source, damage
+from server.rules.stamina_deck.stamina import owe
+from server.rules.stamina_deck.steps import (
+    Steps,
+    actions,
+    character,
+    controlled,
+    fighting,
+    free,
+    in_hand,
+    on_turn,
+)
+
+
+def ready(steps: Steps, character_id: str, cards: int) -> Character:
+    """The shooter or reloader: their turn, in the fight, out of melee, with a ranged weapon."""
+    state = steps.state
+    roster.require_running(state.roster)
+    me = controlled(state, steps.ctx, character_id)
+    free(state)
+    on_turn(state, me)
+    fighting(me)
+    if state.in_melee(me.character_id):
+        raise RuleError("in_melee", f"{me.name} fights in melee: no shooting or reloading")
+    if not me.can_shoot:
+        raise RuleError("no_ranged_weapon", f"{me.name} has no weapon to shoot with")
+    actions(me, cards)
+    return me
+
+
+def shoot(steps: Steps, command: Shoot | AimedShot) -> None:
+    aimed = isinstance(command, AimedShot)
+    card_ids = command.card_ids if isinstance(command, AimedShot) else [command.card_id]
+    me = ready(steps, command.character_id, len(card_ids))
+    state = steps.state
+    target = character(state, command.target_id)
+    if target.character_id == me.character_id:
+        raise RuleError("invalid", "a character cannot shoot itself")
+    fighting(target)
+    in_hand(me, card_ids)
+    if not me.loaded:
+        raise RuleError("not_loaded", f"{me.name}'s weapon is not loaded")
+    cards = [state.cards[card_id] for card_id in card_ids]
+    if aimed and not aimed_pair(*cards):
+        raise RuleError("not_a_pair", "an aimed shot takes two cards of one suit in a row")
+    into_melee = state.in_melee(target.character_id)
+    check, hit = None, target.character_id
+    if into_melee and not aimed and me.deck:
+        # A plain shot into melee: a random card of the shooter's deck (it stays there).
+        # Clubs: it hits someone else in that melee, one of the target's opponents.
+        check = state.cards[me.deck[steps.ctx.chance.die(len(me.deck)) - 1]]
+        if check.suit == "clubs":
+            others = sorted({b.opponent(target.character_id) for b in state.bouts_of(hit)})
+            hit = others[0] if len(others) == 1 else others[steps.ctx.chance.die(len(others)) - 1]
+    fired = {
+        "shot_id": steps.ctx.new_id("s"),
+        "shooter": me.character_id,
+        "target": hit,
+        "aimed_at": target.character_id,
+        "aimed": aimed,
+        "cards": [card.dump() for card in cards],
+        "attack": me.attack_number + sum(card.value for card in cards),
+        "into_melee": into_melee,
+        "check": check and check.dump(),
+        "deflected": hit != target.character_id,
+        "bonus": MELEE_COVER if aimed and into_melee else 0,
+        "actions": len(cards),
+    }
+    steps.add("shot_fired", fired)
+    shot = steps.state.shot
+    assert shot is not None  # just fired
+    defender = steps.state.characters[hit]
+    if not defender.hand:  # no choice: the deck top defends, or nothing
+        defend_with(steps, shot, defender, None)
+
+
+def defend(steps: Steps, command: Defend) -> None:
+    state = steps.state
+    roster.require_running(state.roster)
+    me = controlled(state, steps.ctx, command.character_id)
+    shot = state.shot
+    if shot is None:
+        raise RuleError("nothing_to_defend", "no shot waits for a defence")
+    if shot.target != me.character_id:
+        raise RuleError(
+            "not_the_target", f"the shot is aimed at {state.characters[shot.target].name}"
+        )
+    if command.card_id is not None:
+        in_hand(me, [command.card_id])
+    defend_with(steps, shot, me, command.card_id)
+
+
+def defend_with(steps: Steps, shot: Shot, me: Character, card_id: str | None) -> None:
+    """Defence = KZ + agi + cover (+5 in melee against an aimed shot) + a hand card or the deck
+    top. A hit costs the difference in stamina cards."""
+    source: Source = "hand"
+    if card_id is None:
+        card_id, source = (me.deck[0], "deck") if me.deck else (None, "none")
+    card = steps.state.card(card_id)
+    defence = me.defence_number + me.cover + shot.bonus + value(card)
+    hurt = damage(shot.attack, defence)
+    defended = {
+        "shot_id": shot.shot_id,
+        "shooter": shot.shooter,
+        "target": me.character_id,
+        "attack": shot.attack,
+        "card": card and card.dump(),
+        "source": source,
+        "cover": me.cover,
+        "bonus": shot.bonus,
+        "defence": defence,
+        "hit": hurt > 0,
+        "damage": hurt,
+    }
+    steps.add("shot_defended", defended)
+    owe(steps, me.character_id, hurt, "discard")
+
+
+def reload(steps: Steps, command: Reload) -> None:
+    me = ready(steps, command.character_id, 1)
+    in_hand(me, [command.card_id])
+    if me.loaded:
+        raise RuleError("already_loaded", f"{me.name}'s weapon is loaded")
+    progress = me.reload_progress + 1
+    reloaded = {
+        "character_id": me.character_id,
+        "card_id": command.card_id,
+        "progress": progress,
+        "needed": me.reload_needed,
+        "loaded": progress >= me.reload_needed,
+        "actions": 1,
+    }
+    steps.add("reload_progressed", reloaded)
+
+
+def acting_in_turn(steps: Steps, character_id: str) -> Character:
+    state = steps.state
+    roster.require_running(state.roster)
+    me = controlled(state, steps.ctx, character_id)
+    free(state)
+    on_turn(state, me)
+    fighting(me)
+    return me
+
+
+def put_aid(steps: Steps, command: PutAid) -> None:
+    me = acting_in_turn(steps, command.character_id)
+    actions(me, 1)
+    in_hand(me, [command.card_id])
+    aid = {
+        "aid_id": steps.ctx.new_id("a"),
+        "character_id": me.character_id,
+        "card_id": command.card_id,
+        "name": command.name.strip(),
+        "x": me.x,
+        "y": me.y,
+        "actions": 1,
+    }
+    steps.add("aid_put", aid)
+
+
+def use_aid(steps: Steps, command: UseAid) -> None:
+    me = acting_in_turn(steps, command.character_id)
+    aid = steps.state.aids.get(command.aid_id)
+    if aid is None:
+        raise RuleError("not_found", f"no aid {command.aid_id} on the field")
+    used = {"aid_id": aid.aid_id, "character_id": me.character_id, "card_id": aid.card_id}
+    steps.add("aid_used", used)

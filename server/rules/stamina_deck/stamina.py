@@ -1,0 +1,98 @@
+"""Stamina: cards owed to the discard, the threat pile or the deck top; lives lost when the cards
+run out; a light wound's fresh deck."""
+
+from server.rules import roster
+from server.rules.core import RuleError
+from server.rules.stamina_deck.character import severity
+from server.rules.stamina_deck.commands import GiveCards, RenewDeck
+from server.rules.stamina_deck.fight import Destination
+from server.rules.stamina_deck.steps import Steps, controlled, end_bout, free, in_hand
+
+
+def owe(steps: Steps, character_id: str, count: int, to: Destination) -> None:
+    """The character must give `count` cards. Where there is no choice they are given at once;
+    otherwise the fight waits for `give_cards`."""
+    if count <= 0:
+        return
+    me = steps.state.characters[character_id]
+    if to == "deck":  # extra cards of a melee hand, back on top: only which ones is a choice
+        if count >= len(me.hand):
+            give(steps, character_id, to, list(me.hand), [], 0)
+        else:
+            steps.add("cards_owed", {"character_id": character_id, "count": count, "to": to})
+        return
+    if me.hand and len(me.hand) + len(me.deck) > count:
+        steps.add("cards_owed", {"character_id": character_id, "count": count, "to": to})
+        return
+    # No choice: everything in hand first (nobody keeps cards and bleeds instead), then the deck.
+    hand = list(me.hand)[:count]
+    deck = list(me.deck)[: count - len(hand)]
+    give(steps, character_id, to, hand, deck, count - len(hand) - len(deck))
+
+
+def give(
+    steps: Steps, character_id: str, to: Destination, hand: list[str], deck: list[str], missing: int
+) -> None:
+    given = {"character_id": character_id, "to": to, "hand": hand, "deck": deck, "missing": missing}
+    steps.add("cards_given", given)
+    if missing > 0:
+        wound(steps, character_id, missing)
+
+
+def wound(steps: Steps, character_id: str, lives: int) -> None:
+    """Each card that had to go but was not there costs a life; a medium or heavy wound puts
+    the character out of the fight, and out of every bout."""
+    me = steps.state.characters[character_id]
+    config = steps.state.config
+    total = me.lives_lost + lives
+    worst = severity(total, me.lives, config.wound_light, config.wound_medium)
+    wounded = {
+        "character_id": character_id,
+        "lives_lost": lives,
+        "total_lost": total,
+        "lives_left": max(0, me.lives - total),
+        "severity": worst,
+    }
+    steps.add("character_wounded", wounded)
+    if worst in ("medium", "heavy"):
+        for bout in steps.state.bouts_of(character_id):
+            end_bout(steps, bout.bout_id, "out")
+
+
+def give_cards(steps: Steps, command: GiveCards) -> None:
+    state = steps.state
+    roster.require_running(state.roster)
+    me = controlled(state, steps.ctx, command.character_id)
+    debt = state.debt(me.character_id)
+    if debt is None:
+        raise RuleError("nothing_owed", f"{me.name} owes no cards")
+    in_hand(me, command.card_ids)
+    chosen = len(command.card_ids)
+    if debt.to == "deck":
+        if chosen != debt.count:
+            raise RuleError("wrong_count", f"return exactly {debt.count} cards to the deck")
+        give(steps, me.character_id, "deck", command.card_ids, [], 0)
+        return
+    if chosen > debt.count or debt.count - chosen > len(me.deck):
+        raise RuleError(
+            "wrong_count",
+            f"give {debt.count} cards: at most that many from hand, the rest from the deck "
+            f"({len(me.deck)} left in it)",
+        )
+    deck = list(me.deck)[: debt.count - chosen]
+    give(steps, me.character_id, debt.to, command.card_ids, deck, 0)
+
+
+def renew_deck(steps: Steps, command: RenewDeck) -> None:
+    state = steps.state
+    roster.require_running(state.roster)
+    me = controlled(state, steps.ctx, command.character_id)
+    free(state)
+    if me.wound != "light":
+        raise RuleError("not_lightly_wounded", "only a lightly wounded character turns the discard")
+    if me.deck:
+        raise RuleError("deck_not_empty", f"{me.name} still has a stamina deck")
+    if not me.discard:
+        raise RuleError("empty_discard", f"{me.name} has no discarded cards")
+    deck = steps.ctx.chance.shuffle(list(me.discard))
+    steps.add("deck_renewed", {"character_id": me.character_id, "deck": deck})
