@@ -11,6 +11,7 @@ from starlette.responses import JSONResponse, Response
 from server import archive
 from server.clock import iso, now_ms
 from server.referee import Referee, Table
+from server.replay import PUBLIC
 from server.rules import RULESETS
 from server.rules.core import Member, RuleError
 from server.rules.roster import AddPlayer
@@ -123,6 +124,27 @@ async def events(request: Request) -> Response:
         body = b"".join(orjson.dumps(line) + b"\n" for line in lines)
         return Response(body, media_type="application/x-ndjson")
     return JSONResponse({"events": lines})
+
+
+async def replay(request: Request) -> Response:
+    """A view at any seq, as any member (or `public`) saw it then: organizer; everybody once the
+    game has ended, like the log."""
+    table, member = await seat(request)
+    if member.role != "organizer" and table.committed_state.roster.status != "ended":
+        raise RuleError("forbidden", "the replay opens to everybody when the game ends")
+    seq_text = request.query_params.get("seq", str(table.committed_seq))
+    if not seq_text.isdigit() or not 1 <= int(seq_text) <= table.committed_seq:
+        raise RuleError("invalid", f"seq: a whole number from 1 to {table.committed_seq}")
+    who = request.query_params.get("viewer", member.player_id)
+    members = table.committed_state.roster.members
+    if who != "public" and who not in members:
+        raise RuleError("not_found", f"no member {who}")
+    viewer = PUBLIC if who == "public" else members[who]
+    film = await request.app.state.projector.film(table.game_id, table.ruleset, table.committed_seq)
+    seq = int(seq_text)
+    return JSONResponse(
+        {"seq": seq, "at": iso(film.log[seq - 1].at), "viewer": who, "view": film.view(seq, viewer)}
+    )
 
 
 async def invites(request: Request) -> Response:

@@ -14,6 +14,7 @@ from server.errors import HANDLERS
 from server.hub import Hub
 from server.openapi import openapi
 from server.referee import Referee
+from server.replay import Projector
 from server.sockets import game_socket
 from server.store import Store
 
@@ -35,6 +36,7 @@ def create_app(
             await asyncio.to_thread(migrate.upgrade, store.url)
         referee = Referee(store, Hub())
         app.state.referee = referee
+        app.state.projector = Projector(store)
         await referee.start()
         try:
             yield
@@ -52,6 +54,7 @@ def create_app(
         Route("/api/games/{gid}/commands", api.command, methods=["POST"]),
         Route("/api/games/{gid}/events", api.events),
         Route("/api/games/{gid}/invites", api.invites),
+        Route("/api/games/{gid}/replay", api.replay),
         WebSocketRoute("/ws/games/{gid}", game_socket),
     ]
     if PWA.is_dir():  # a server without the PWA's files still serves the API
