@@ -15,7 +15,6 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from sqlalchemy import insert, select, text
-from sqlalchemy.dialects.postgresql import distinct_on
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
@@ -104,13 +103,17 @@ class SqlBackend:
                     for game_id in game_ids:
                         lock = text("SELECT pg_advisory_xact_lock(hashtext(:g))")
                         await conn.execute(lock, {"g": game_id})
-                query = (
-                    select(EVENTS.c.game_id, EVENTS.c.seq, EVENTS.c.hash)
-                    .where(EVENTS.c.game_id.in_(game_ids))
-                    .order_by(EVENTS.c.game_id, EVENTS.c.seq.desc())
-                    .ext(distinct_on(EVENTS.c.game_id))  # each game's last event
-                )
-                found = {g: (seq, digest) for g, seq, digest in (await conn.execute(query)).all()}
+                found = {}
+                for game_id in game_ids:  # each game's last event, through the key's index
+                    query = (
+                        select(EVENTS.c.seq, EVENTS.c.hash)
+                        .where(EVENTS.c.game_id == game_id)
+                        .order_by(EVENTS.c.seq.desc())
+                        .limit(1)
+                    )
+                    last = (await conn.execute(query)).first()
+                    if last is not None:
+                        found[game_id] = (last.seq, last.hash)
                 check_and_seal(rows, found)
                 if rows.games:
                     await conn.execute(insert(GAMES), rows.games)
@@ -194,14 +197,15 @@ class SqliteBackend:
         db = self.connection()
         db.execute("BEGIN IMMEDIATE")
         try:
-            marks = ", ".join("?" * len(rows.heads))
-            # SQLite gives the other columns of the row that holds the max (a documented quirk).
-            found = db.execute(
-                f"SELECT game_id, max(seq), hash FROM events WHERE game_id IN ({marks})"
-                " GROUP BY game_id",
-                list(rows.heads),
-            ).fetchall()
-            check_and_seal(rows, {g: (seq, digest) for g, seq, digest in found})
+            found = {}
+            for game_id in rows.heads:  # each game's last event, through the key's index
+                last = db.execute(
+                    "SELECT seq, hash FROM events WHERE game_id = ? ORDER BY seq DESC LIMIT 1",
+                    (game_id,),
+                ).fetchone()
+                if last is not None:
+                    found[game_id] = (last[0], last[1])
+            check_and_seal(rows, found)
             if rows.games:
                 db.executemany(self.sql["games"], rows.games)
             db.executemany(self.sql["events"], rows.events)
