@@ -1,7 +1,7 @@
 // Service worker: keeps the app shell so the app opens with no signal after the first visit.
 // Shell files are answered from the cache at once and refreshed in the background; the API
 // and the socket always go to the network. Bump VERSION when the list of files changes.
-const VERSION = "bijse-shell-v1";
+const VERSION = "bijse-shell-v2";
 const SHELL = [
   "./",
   "./manifest.webmanifest",
@@ -15,6 +15,8 @@ const SHELL = [
   "./js/api.js",
   "./js/clock.js",
   "./js/countdown.js",
+  "./js/dice.js",
+  "./js/dicelog.js",
   "./js/dom.js",
   "./js/duel.js",
   "./js/game.js",
@@ -22,13 +24,29 @@ const SHELL = [
   "./js/main.js",
   "./js/outbox.js",
   "./js/qr.js",
+  "./js/ranks.js",
+  "./js/scores.js",
   "./js/session.js",
   "./js/socket.js",
+  "./js/views/board.js",
   "./js/views/common.js",
+  "./js/views/dice_combat.js",
+  "./js/views/dice_common.js",
+  "./js/views/dice_create.js",
+  "./js/views/dice_fight.js",
+  "./js/views/dice_gm.js",
+  "./js/views/dice_player.js",
+  "./js/views/dice_sheets.js",
   "./js/views/home.js",
   "./js/views/invites.js",
   "./js/views/organizer.js",
   "./js/views/player.js",
+  "./js/views/rank_bases.js",
+  "./js/views/rank_common.js",
+  "./js/views/rank_create.js",
+  "./js/views/rank_leader.js",
+  "./js/views/rank_organizer.js",
+  "./js/views/rank_player.js",
   "./js/views/scanner.js",
   "./js/views/spectator.js",
 ];

@@ -2,8 +2,11 @@
 // and mount(), which patches the page to match a freshly built tree instead of replacing it, so a
 // re-render (a view pushed mid-tap) keeps the pressed button, the focused field and the scroll.
 
-const HANDLERS = ["onclick", "oninput", "onchange", "onsubmit", "ontoggle"];
-const SVG_TAGS = new Set(["svg", "path", "rect"]);
+const HANDLERS = [
+  "onclick", "oninput", "onchange", "onsubmit", "ontoggle",
+  "onpointerdown", "onpointerup", "onpointercancel", "onpointerleave", "oncontextmenu",
+];
+const SVG_TAGS = new Set(["svg", "path", "rect", "line", "circle", "text", "g", "title"]);
 
 export function h(tag, attrs, ...children) {
   const el = SVG_TAGS.has(tag)

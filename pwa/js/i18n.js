@@ -30,9 +30,12 @@ export function t(key, params = {}) {
   });
 }
 
-// An error code from the server or the network, in words.
-export function errorText(code, message) {
-  const key = `error.${code}`;
-  const text = t(key);
-  return text === key ? message || code : text;
+// An error code from the server or the network, in words ({message}: the server's own words).
+// A ruleset's own words for a code (`error.<ruleset>.<code>`) come before the common ones.
+export function errorText(code, message, ruleset = null) {
+  for (const key of [ruleset && `error.${ruleset}.${code}`, `error.${code}`]) {
+    const text = key ? t(key, { message: message || "" }) : key;
+    if (key && text !== key) return text;
+  }
+  return message || code;
 }

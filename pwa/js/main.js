@@ -1,4 +1,5 @@
-// Boot: routes (#/join/<game>/<token>, #/games, #/invites, #/), the open game, rendering.
+// Boot: routes (#/join/<game>/<token>, #/board[/<game>/<token>], #/games, #/invites, #/), the open
+// game, rendering.
 import { h, mount } from "./dom.js";
 import { t } from "./i18n.js";
 import { Game } from "./game.js";
@@ -13,6 +14,8 @@ import { invitesScreen } from "./views/invites.js";
 import { playerNeedsAwake, playerScreen } from "./views/player.js";
 import { spectatorScreen } from "./views/spectator.js";
 import { scanSupport } from "./views/scanner.js";
+import { rankNeedsAwake, rankScreen } from "./views/rank_bases.js";
+import { diceNeedsAwake, diceScreen } from "./views/dice_combat.js";
 
 const root = document.getElementById("app");
 let game = null;
@@ -41,12 +44,15 @@ const app = {
 
 function route() {
   const parts = location.hash.replace(/^#\/?/, "").split("/").map(decodeURIComponent);
-  if (parts[0] === "join" && parts[1] && parts[2]) {
+  if ((parts[0] === "join" || parts[0] === "board") && parts[1] && parts[2]) {
     saveSession({ game_id: parts[1], token: parts[2] });
     setCurrent(parts[2]);
     // Keep the token out of the address bar and the history.
-    history.replaceState(null, "", `${location.pathname}${location.search}#/`);
-    page = "game";
+    const next = parts[0] === "board" ? "#/board" : "#/";
+    history.replaceState(null, "", `${location.pathname}${location.search}${next}`);
+    page = parts[0] === "board" ? "board" : "game";
+  } else if (parts[0] === "board") {
+    page = "board";
   } else if (parts[0] === "games") {
     page = "games";
   } else if (parts[0] === "invites") {
@@ -78,6 +84,8 @@ function screen() {
       h("p", {}, navigator.onLine ? t("loading") : t("loading.offline")));
   }
   const { me, game: info } = game.view;
+  if (info?.ruleset === "rank-bases") return rankScreen(app, game, page);
+  if (info?.ruleset === "dice-combat") return diceScreen(app, game, page);
   if (info?.ruleset !== "card-duel") return spectatorScreen(app, game);
   if (me?.role === "organizer") return page === "invites" ? invitesScreen(app, game) : organizerScreen(app, game);
   if (!Array.isArray(me?.cards)) return spectatorScreen(app, game); // a spectator, or a member who does not fight
@@ -99,7 +107,11 @@ function render() {
     errorList(onGame ? game : null, app.notices),
     screen()));
   const view = onGame ? game.view : null;
-  keepAwake(Boolean(view?.me && view.me.role !== "organizer" && playerNeedsAwake(view)));
+  const awake = view?.game?.ruleset === "rank-bases"
+    ? rankNeedsAwake(view, page)
+    : view?.game?.ruleset === "dice-combat" ? diceNeedsAwake(view)
+    : view?.me && view.me.role !== "organizer" && playerNeedsAwake(view);
+  keepAwake(Boolean(awake));
 }
 
 window.addEventListener("hashchange", route);

@@ -84,3 +84,55 @@ def watch_errors(page: Page) -> list[str]:
         lambda msg: errors.append(f"console: {msg.text}") if msg.type == "error" else None,
     )
     return errors
+
+
+RANK_TEAMS = [{"team_id": "red", "name": "Rudí"}, {"team_id": "blue", "name": "Modří"}]
+
+
+async def add_member(
+    api: httpx.AsyncClient, gid: str, org: str, name: str, role: str, team: str | None
+) -> dict[str, Any]:
+    added = await api.post(
+        f"/api/games/{gid}/players",
+        json={"name": name, "role": role, "team": team},
+        headers={"Authorization": f"Bearer {org}"},
+    )
+    assert added.status_code == 201, added.text
+    member: dict[str, Any] = added.json()
+    return member
+
+
+async def new_rank_game(
+    api: httpx.AsyncClient, *, start: bool = True, ranks: bool = True
+) -> dict[str, Any]:
+    """A rank-bases game made over HTTP: teams red and blue, each with a leader and five players
+    whose rank is their number ("red1" … "red5", "red-leader"), and a spectator ("board").
+
+    Returns {gid, org, people: {key: added member}}; started unless start=False.
+    """
+    answer = await api.post(
+        "/api/games",
+        json={"ruleset": "rank-bases", "name": "Tábor", "config": {"teams": RANK_TEAMS}},
+    )
+    assert answer.status_code == 201, answer.text
+    game = answer.json()
+    gid, org = game["game_id"], game["organizer_token"]
+    people: dict[str, Any] = {}
+    for team, label in (("red", "Rudý"), ("blue", "Modrý")):
+        people[f"{team}-leader"] = await add_member(
+            api, gid, org, f"Velitel {label}", "leader", team
+        )
+        for rank in range(1, 6):
+            member = await add_member(api, gid, org, f"{label} {rank}", "player", team)
+            people[f"{team}{rank}"] = member
+            if ranks:
+                await command(
+                    api,
+                    gid,
+                    org,
+                    {"type": "assign_rank", "player_id": member["player_id"], "rank": rank},
+                )
+    people["board"] = await add_member(api, gid, org, "Tabule", "spectator", None)
+    if start:
+        await command(api, gid, org, {"type": "start_game"})
+    return {"gid": gid, "org": org, "people": people}

@@ -41,7 +41,7 @@ export function errorList(game, notices = []) {
   if (!errors.length && !notices.length) return null;
   return h("div", { class: "errors", role: "alert" },
     errors.map((e) => h("div", { class: "error", testid: "error", "data-code": e.code },
-      h("span", {}, errorText(e.code, e.message)),
+      h("span", {}, errorText(e.code, e.message, game.view?.game?.ruleset)),
       h("button", { class: "icon", "aria-label": t("close"), onclick: () => game.dismissError(e.id) }, "✕"))),
     notices.map((n) => h("div", { class: `error ${n.kind ?? ""}`, testid: "notice" }, n.text)));
 }

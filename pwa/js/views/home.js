@@ -3,6 +3,8 @@ import { h } from "../dom.js";
 import { errorText, t } from "../i18n.js";
 import { api } from "../api.js";
 import { forget, saveSession, sessions, setCurrent } from "../session.js";
+import { rankConfig, rankDefaults, rankFields } from "./rank_create.js";
+import { diceConfig, diceFields } from "./dice_create.js";
 
 export function homeScreen(app) {
   const list = sessions();
@@ -37,7 +39,7 @@ export function homeScreen(app) {
 
 function createForm(app) {
   const ui = app.ui;
-  ui.create ??= { name: "", stun_s: "300", escape_immunity_s: "10", pick_timeout_s: "" };
+  ui.create ??= { name: "", ruleset: "card-duel", stun_s: "300", escape_immunity_s: "10", pick_timeout_s: "", ...rankDefaults() };
   const f = ui.create;
   const field = (key, testid, label, attrs = {}) => h("label", {}, label,
     h("input", { testid, value: f[key], oninput: (e) => { f[key] = e.target.value; }, ...attrs }));
@@ -45,15 +47,15 @@ function createForm(app) {
     class: "create", testid: "create-form",
     onsubmit: async (event) => {
       event.preventDefault();
-      const config = {
+      const config = f.ruleset === "rank-bases" ? rankConfig(f) : f.ruleset === "dice-combat" ? diceConfig(f) : {
         stun_s: Number.parseInt(f.stun_s, 10),
         escape_immunity_s: Number.parseInt(f.escape_immunity_s, 10),
         pick_timeout_s: f.pick_timeout_s.trim() === "" ? null : Number.parseInt(f.pick_timeout_s, 10),
       };
-      const name = f.name.trim() || t("home.default_name");
+      const name = f.name.trim() || (f.ruleset === "rank-bases" ? t("ruleset.rank-bases") : t("home.default_name"));
       app.set({ creating: true });
       try {
-        const answer = await api.createGame({ ruleset: "card-duel", name, config });
+        const answer = await api.createGame({ ruleset: f.ruleset, name, config });
         saveSession({ game_id: answer.game_id, token: answer.organizer_token, game_name: name, role: "organizer" });
         setCurrent(answer.organizer_token);
         ui.create = null;
@@ -68,7 +70,10 @@ function createForm(app) {
   },
   h("h2", {}, t("home.new_game")),
   field("name", "game-name", t("create.name"), { placeholder: t("home.default_name"), autocomplete: "off" }),
-  h("div", { class: "num-row" },
+  h("label", {}, t("create.ruleset"),
+    h("select", { testid: "config-ruleset", onchange: (e) => { f.ruleset = e.target.value; app.render(); } },
+      ["card-duel", "rank-bases", "dice-combat"].map((id) => h("option", { value: id, selected: f.ruleset === id }, t(`ruleset.${id}`))))),
+  f.ruleset === "rank-bases" ? rankFields(app, f) : f.ruleset === "dice-combat" ? diceFields(app, f) : h("div", { class: "num-row" },
     field("stun_s", "config-stun-s", t("create.stun_s"), { type: "number", min: "0", inputmode: "numeric" }),
     field("escape_immunity_s", "config-immunity-s", t("create.immunity_s"), { type: "number", min: "0", inputmode: "numeric" }),
     field("pick_timeout_s", "config-pick-timeout-s", t("create.pick_timeout_s"), {

@@ -2,6 +2,7 @@
 import { h, svgNode } from "../dom.js";
 import { errorText, t } from "../i18n.js";
 import { api } from "../api.js";
+import { teamName } from "../ranks.js";
 
 export function invitesScreen(app, game) {
   const ui = app.ui;
@@ -21,6 +22,7 @@ export function invitesScreen(app, game) {
     h("div", { class: "invite-game" }, game.view?.game?.name ?? "Bij se"),
     h("div", { class: "invite-name" }, inv.name),
     inv.role !== "player" && h("div", { class: "invite-role" }, t(`role.${inv.role}`)),
+    inv.team && h("div", { class: "invite-team", testid: "invite-team" }, t("invite.team", { team: teamName(game.view, inv.team) })),
     h("div", { class: "invite-qr" }, svgNode(inv.qr_svg)),
     h("div", { class: "invite-code" }, t("invite.code"), " ", h("strong", {}, inv.code)),
     h("div", { class: "invite-hint" }, t("invite.hint")),

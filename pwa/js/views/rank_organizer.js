@@ -1,0 +1,282 @@
+// The rank-bases organizer's console: the game and its config, every team (players with ranks,
+// papers, lives, what they carry; the tree, the stash and the pile), open duels and raids (with
+// cancel), adding players and leaders to teams, ranks, start and end, and a scoreboard link.
+import { h } from "../dom.js";
+import { errorText, t } from "../i18n.js";
+import { api } from "../api.js";
+import { isOut, rankName, setupProblems, teamColor, teamName, teams } from "../ranks.js";
+import { carryingText, partsList, rankSelect, sending, teamBadge } from "./rank_common.js";
+
+const ROLES = ["player", "leader", "organizer", "spectator"];
+const RAID_OPEN = ["awaiting_defenders", "won"];
+
+export function rankOrganizerScreen(app, game) {
+  const view = game.view;
+  // A refused start is old news once the game runs.
+  if (view.game.status !== "lobby" && game.errors.some((e) => e.code === "invalid_setup")) {
+    game.errors = game.errors.filter((e) => e.code !== "invalid_setup");
+  }
+  return h("main", { class: "organizer rank-org" },
+    gameHead(app, game),
+    setupError(game),
+    duels(game),
+    raids(game),
+    teams(view).map((team) => teamSection(app, game, team)),
+    addPlayers(app, game),
+    boardLink(app, game),
+    members(view),
+    h("section", { class: "seed" },
+      h("div", {}, t("game.seed_sha256"), " ", h("code", {}, view.game.seed_sha256 ?? "")),
+      view.game.seed && h("div", {}, t("game.seed"), " ", h("code", { testid: "seed" }, view.game.seed))));
+}
+
+function nameOf(view, playerId) {
+  return (view.members || view.players).find((p) => p.player_id === playerId)?.name ?? playerId;
+}
+
+function gameHead(app, game) {
+  const view = game.view;
+  const info = view.game;
+  const ui = app.ui;
+  const ranks = info.config?.ranks || [];
+  return h("section", { class: "game-head" },
+    h("h1", { testid: "game-name" }, info.name),
+    h("div", { class: "game-meta" },
+      h("span", { class: `chip status-${info.status}`, testid: "game-status", "data-status": info.status }, t(`status.${info.status}`)),
+      h("span", { class: "chip" }, t("org.teams_count", { count: teams(view).length }))),
+    h("details", { class: "config-ranks", testid: "config-ranks" },
+      h("summary", {}, t("org.ranks_config")),
+      h("ol", { class: "rank-list" }, ranks.map((r) => h("li", {}, h("b", {}, r.name), " · ", t("status.lives", { count: r.lives })))),
+      h("p", { class: "hint" }, t("org.ranks_fixed"))),
+    h("div", { class: "actions" },
+      info.status === "lobby" && h("button", {
+        class: "primary", testid: "start-game", disabled: sending(game, "start_game"),
+        onclick: () => game.send({ type: "start_game" }),
+      }, t("game.start")),
+      info.status === "running" && (ui.confirmEnd
+        ? h("button", {
+          class: "danger", testid: "end-game-confirm", disabled: sending(game, "end_game"),
+          onclick: () => {
+            ui.confirmEnd = false;
+            game.send({ type: "end_game" });
+          },
+        }, t("game.end_confirm"))
+        : h("button", {
+          class: "secondary", testid: "end-game",
+          onclick: () => {
+            app.set({ confirmEnd: true });
+            setTimeout(() => app.set({ confirmEnd: false }), 5000);
+          },
+        }, t("game.end"))),
+      h("a", { class: "button secondary", href: "#/invites", testid: "show-invites" }, t("invites.show")),
+      h("a", { class: "button secondary", href: "#/board", testid: "open-board" }, t("board.open"))));
+}
+
+// A start refused with invalid_setup: the server's words, one problem a line.
+function setupError(game) {
+  const refused = [...game.errors].reverse().find((e) => e.code === "invalid_setup");
+  if (!refused || game.view.game.status !== "lobby") return null;
+  return h("section", { class: "banner setup-error", testid: "setup-error", role: "alert" },
+    h("strong", {}, t("org.start_refused")),
+    h("ul", {}, String(refused.message || "").split(/;\s*/).filter(Boolean).map((line) => h("li", {}, line))),
+    h("button", { class: "secondary", onclick: () => game.dismissError(refused.id) }, t("close")));
+}
+
+function duels(game) {
+  const view = game.view;
+  const list = view.duels || [];
+  if (!list.length) return null;
+  return h("section", { class: "duels" },
+    h("h2", {}, t("duels.title", { count: list.length })),
+    list.map((duel) => h("div", { class: "duel-row", testid: `duel-row-${duel.duel_id}` },
+      h("div", { class: "duel-names" },
+        h("strong", {}, nameOf(view, duel.challenger)), " × ", h("strong", {}, nameOf(view, duel.target)),
+        " ", h("span", { class: "muted" }, t("org.duel_waits", { name: nameOf(view, duel.target) }))),
+      h("button", {
+        class: "secondary", testid: `cancel-duel-${duel.duel_id}`,
+        disabled: sending(game, "cancel_duel", { duel_id: duel.duel_id }),
+        onclick: () => game.send({ type: "cancel_duel", duel_id: duel.duel_id }),
+      }, t("duels.cancel")))));
+}
+
+function raids(game) {
+  const view = game.view;
+  const list = [...(view.raids || [])].reverse();
+  if (!list.length) return null;
+  const open = list.filter((r) => RAID_OPEN.includes(r.state)).length;
+  return h("section", { class: "raids" },
+    h("h2", {}, t("org.raids", { count: list.length, open })),
+    list.map((raid) => h("div", { class: "duel-row", testid: `raid-row-${raid.raid_id}`, "data-state": raid.state },
+      h("div", { class: "duel-names" },
+        h("strong", {}, nameOf(view, raid.attacker)), " → ", teamBadge(view, raid.team_id), " ",
+        h("span", { class: `chip raid-${raid.state}` }, t(`raidstate.${raid.state}`)),
+        raid.order?.length > 0 && h("div", { class: "hint" }, t("org.defenders"), " ", raid.order.map((pid, i) => `${i + 1}. ${nameOf(view, pid)}`).join(", ")),
+        raid.part && h("div", { class: "hint" }, t("org.part_taken", { value: raid.part.value, team: teamName(view, raid.part.team_id) }))),
+      RAID_OPEN.includes(raid.state) && h("button", {
+        class: "secondary", testid: `cancel-raid-${raid.raid_id}`,
+        disabled: sending(game, "cancel_raid", { raid_id: raid.raid_id }),
+        onclick: () => game.send({ type: "cancel_raid", raid_id: raid.raid_id }),
+      }, t("org.cancel_raid")))));
+}
+
+function teamSection(app, game, team) {
+  const view = game.view;
+  const id = team.team_id;
+  const lobby = view.game.status === "lobby";
+  const players = view.players.filter((p) => p.team_id === id);
+  const leaders = (view.members || []).filter((m) => m.role === "leader" && m.team === id);
+  const problems = setupProblems(players, leaders.length);
+  return h("section", { class: "team-section", testid: `team-${id}`, style: `--team: ${teamColor(view, id)}` },
+    h("div", { class: "section-head" },
+      h("h2", {}, teamBadge(view, id), " ", h("span", { class: "muted code-small" }, id)),
+      h("span", { class: "team-score" }, t("leader.score"), " ", h("b", { testid: `org-score-${id}` }, view.scores?.[id] ?? 0))),
+    lobby && (problems.length
+      ? h("ul", { class: "problems", testid: `team-check-${id}` }, problems.map(([key, params]) => h("li", {}, t(key, params))))
+      : h("div", { class: "chip ok", testid: `team-check-${id}` }, t("setup.ready"))),
+    h("div", { class: "leaders" }, t("org.leaders"), " ",
+      leaders.length ? leaders.map((m, i) => [i ? ", " : "", h("b", {}, m.name), " ", h("span", { class: "code-small muted" }, m.code)]) : h("span", { class: "muted" }, t("org.no_leader"))),
+    h("div", { class: "players-table" }, players.map((p) => playerRow(app, game, p))),
+    !players.length && h("p", { class: "hint" }, t("players.none")),
+    h("div", { class: "team-parts" },
+      h("div", {}, h("span", { class: "status-label" }, t("leader.tree")), " ", partsList(view, view.trees?.[id], id, "–")),
+      h("div", {}, h("span", { class: "status-label" }, t("leader.stash")), " ", h("span", { testid: `stash-${id}` }, partsList(view, view.stashes?.[id], id, "–"))),
+      h("div", {}, h("span", { class: "status-label" }, t("org.pile")), " ",
+        h("span", { testid: `pile-${id}` }, t("carry.papers", { count: view.piles?.[id]?.length ?? 0 })))));
+}
+
+function playerRow(app, game, p) {
+  const view = game.view;
+  const ui = app.ui;
+  const lobby = view.game.status === "lobby";
+  const open = ui.openRow === p.player_id;
+  const raid = (view.raids || []).find((r) => r.raid_id === p.raid_id);
+  const rank = p.rank === null ? t("rank.none") : `${p.rank} · ${rankName(view, p.rank)}`;
+  return h("div", { class: `prow ${isOut(p) && !lobby ? "is-dead" : ""}`, testid: `player-row-${p.player_id}` },
+    h("button", {
+      class: "prow-head", testid: `player-open-${p.player_id}`, "aria-expanded": String(open),
+      onclick: () => app.set({ openRow: open ? null : p.player_id }),
+    },
+    h("span", { class: "pname" }, p.name),
+    h("span", { class: "code-small" }, p.code),
+    h("span", { class: "chips" },
+      h("span", { class: "chip rank-chip", testid: `org-rank-${p.player_id}` }, rank),
+      !lobby && (isOut(p)
+        ? h("span", { class: "chip dead" }, t("status.out"))
+        : h("span", { class: p.has_paper ? "chip ok" : "chip bad" }, p.has_paper ? t("status.paper_yes") : t("status.paper_no"))),
+      h("span", { class: "chip" }, t("status.lives", { count: p.lives ?? 0 })),
+      (p.carrying?.papers > 0 || p.carrying?.parts?.length > 0) && h("span", { class: "chip carry", testid: `org-carrying-${p.player_id}` }, t("carry.chip", { what: carryingText(view, p.carrying) })),
+      p.duel_id && h("span", { class: "chip duel", testid: `org-duel-${p.player_id}` }, t("org.in_duel")),
+      raid && RAID_OPEN.includes(raid.state) && h("span", { class: "chip duel" }, t("org.in_raid", { team: teamName(view, raid.team_id) })))),
+    lobby && h("div", { class: "prow-detail" }, rankSelect(game, p)),
+    !lobby && open && h("div", { class: "prow-detail" },
+      h("label", {}, t("org.correct_rank"), rankSelect(game, p)),
+      h("p", { class: "hint" }, t("org.correct_rank_hint"))));
+}
+
+function addPlayers(app, game) {
+  const view = game.view;
+  const ui = app.ui;
+  const busy = Boolean(ui.adding);
+  const list = teams(view);
+  ui.newTeam ??= list[0]?.team_id ?? "";
+  const role = ui.newRole || "player";
+  const needsTeam = role === "player" || role === "leader";
+  const teamPicker = (testid) => h("select", {
+    testid, "aria-label": t("org.team"), onchange: (e) => { ui.newTeam = e.target.value; app.render(); },
+  }, list.map((team) => h("option", { value: team.team_id, selected: ui.newTeam === team.team_id }, team.name)));
+  return h("section", { class: "add-players" },
+    h("h2", {}, t("org.add_title")),
+    view.game.status !== "lobby" && h("p", { class: "hint" }, t("org.add_after_start")),
+    h("form", {
+      class: "add-one",
+      onsubmit: (event) => {
+        event.preventDefault();
+        const name = (ui.newName || "").trim();
+        if (name) addNames(app, game, [name], role, needsTeam ? ui.newTeam : null, () => { ui.newName = ""; });
+      },
+    },
+    h("input", {
+      testid: "player-name", value: ui.newName || "", placeholder: t("add.name"),
+      autocomplete: "off", "aria-label": t("add.name"), oninput: (e) => { ui.newName = e.target.value; },
+    }),
+    h("select", {
+      testid: "player-role", "aria-label": t("add.role"), onchange: (e) => { ui.newRole = e.target.value; app.render(); },
+    }, ROLES.map((r) => h("option", { value: r, selected: role === r }, t(`role.${r}`)))),
+    needsTeam && teamPicker("player-team"),
+    h("button", { type: "submit", class: "primary", testid: "add-player", disabled: busy }, t("add.one"))),
+    h("form", {
+      class: "add-many",
+      onsubmit: (event) => {
+        event.preventDefault();
+        const names = (ui.nameList || "").split("\n").map((n) => n.trim()).filter(Boolean);
+        if (names.length) addNames(app, game, names, "player", ui.newTeam, (added) => {
+          ui.nameList = names.slice(added).join("\n");
+        });
+      },
+    },
+    h("label", { for: "player-list-input" }, t("org.paste", { team: teamName(view, ui.newTeam) })),
+    teamPicker("list-team"),
+    h("textarea", {
+      id: "player-list-input", testid: "player-list-input", rows: "5", placeholder: t("add.paste_placeholder"),
+      oninput: (e) => { ui.nameList = e.target.value; },
+    }, ui.nameList || ""),
+    h("button", { type: "submit", class: "primary", testid: "add-players", disabled: busy }, t("add.many"))),
+    ui.addStatus && h("div", { class: "hint", testid: "add-status" }, ui.addStatus));
+}
+
+// Members are added over HTTP, one at a time, each with its own command_id (a retry adds nobody).
+async function addNames(app, game, names, role, team, done) {
+  let added = 0;
+  app.set({ adding: true, addStatus: t("add.progress", { done: 0, total: names.length }) });
+  try {
+    for (const name of names) {
+      await api.addPlayer(game.gameId, game.token, { name, role, team, command_id: crypto.randomUUID?.() ?? `${Date.now()}-${Math.random()}` });
+      added += 1;
+      app.ui.addStatus = t("add.progress", { done: added, total: names.length });
+      app.render();
+    }
+    app.ui.addStatus = t("add.done", { count: added });
+  } catch (err) {
+    app.ui.addStatus = `${t("add.failed", { name: names[added] })} ${errorText(err.code, err.message)}`;
+  } finally {
+    done(added);
+    app.ui.invitesFor = null;
+    app.set({ adding: false });
+    game.refresh();
+  }
+}
+
+// A screen for the scoreboard: a spectator whose link opens straight on the board.
+function boardLink(app, game) {
+  const ui = app.ui;
+  return h("section", { class: "board-link" },
+    h("h2", {}, t("board.title")),
+    h("p", { class: "hint" }, t("org.board_hint")),
+    ui.boardUrl
+      ? h("div", {},
+        h("a", { class: "invite-url board-url", href: ui.boardUrl, testid: "board-link", target: "_blank", rel: "noopener" }, ui.boardUrl))
+      : h("button", {
+        class: "secondary", testid: "add-board", disabled: Boolean(ui.addingBoard),
+        onclick: async () => {
+          app.set({ addingBoard: true });
+          try {
+            const answer = await api.addPlayer(game.gameId, game.token, { name: t("board.member_name"), role: "spectator", team: null });
+            const url = answer.join_url.replace("/#/join/", "/#/board/");
+            app.set({ boardUrl: url });
+          } catch (err) {
+            app.notify(errorText(err.code, err.message));
+          } finally {
+            app.set({ addingBoard: false });
+            game.refresh();
+          }
+        },
+      }, t("org.add_board")));
+}
+
+function members(view) {
+  const others = (view.members || []).filter((m) => m.role === "organizer" || m.role === "spectator");
+  if (!others.length) return null;
+  return h("section", { class: "members" },
+    h("h2", {}, t("members.title")),
+    h("ul", {}, others.map((m) => h("li", {}, h("span", { class: "code-small" }, m.code ?? ""), " ", m.name, " · ", t(`role.${m.role}`)))));
+}
