@@ -2,7 +2,7 @@
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields
-from functools import cache, cached_property
+from functools import cached_property
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Literal, Protocol, TypeVar
 
 from pydantic import BaseModel, ConfigDict
@@ -99,17 +99,32 @@ class Ruleset(Generic[S]):
     view: Callable[[S, Member, int], Json]
 
 
-@cache
-def field_names(cls: type) -> tuple[str, ...]:
-    return tuple(f.name for f in fields(cls))
+_KEEP: Any = object()
+
+
+REPLACERS: dict[type, Callable[..., Any]] = {}
+
+
+def replacer(cls: type) -> Callable[..., Any]:
+    """A `replace` written out for one dataclass, so that Python binds the changed fields as
+    keyword arguments instead of looking each field up by name."""
+    if cls in REPLACERS:
+        return REPLACERS[cls]
+    names = [f.name for f in fields(cls)]
+    parameters = ", ".join(f"{name}=_KEEP" for name in names)
+    values = ", ".join(f"obj.{name} if {name} is _KEEP else {name}" for name in names)
+    namespace: dict[str, Any] = {"cls": cls, "_KEEP": _KEEP}
+    exec(f"def replace(obj, *, {parameters}):\n    return cls({values})", namespace)
+    made: Callable[..., Any] = namespace["replace"]
+    REPLACERS[cls] = made
+    return made
 
 
 def replace(obj: T, **changes: Any) -> T:
     """`dataclasses.replace`, several times faster: evolve calls it for nearly every event, and
     replaying a long log is mostly this."""
-    names = field_names(type(obj))  # type: ignore[arg-type]
-    values = [changes[n] if n in changes else getattr(obj, n) for n in names]
-    return type(obj)(*values)
+    made: T = replacer(type(obj))(obj, **changes)
+    return made
 
 
 def fold(ruleset: Ruleset[Any], events: list[Event]) -> Any:

@@ -1,6 +1,7 @@
 """How each card-duel event changes the state. Never fails, never decides."""
 
 from collections.abc import Callable
+from typing import Any
 
 from server.clock import parse_iso
 from server.rules import roster
@@ -48,8 +49,10 @@ def cards(data: list[Json]) -> tuple[Card, ...]:
     return tuple(Card.load(card) for card in data)
 
 
-def with_fighters(state: CardDuel, *fighters: Fighter) -> CardDuel:
-    return replace(state, fighters={**state.fighters, **{f.player_id: f for f in fighters}})
+def with_fighters(state: CardDuel, *fighters: Fighter, **changes: Any) -> CardDuel:
+    """The state with these fighters changed (and any other fields in one go)."""
+    fighters_now = {**state.fighters, **{f.player_id: f for f in fighters}}
+    return replace(state, fighters=fighters_now, **changes)
 
 
 def start(state: CardDuel, data: Json) -> CardDuel:
@@ -60,12 +63,10 @@ def start(state: CardDuel, data: Json) -> CardDuel:
     immune_until = challenger.immune_until
     if immune_until is not None and immune_until > at:
         immune_until = at  # challenging ends one's own free leave
-    return replace(
-        with_fighters(
-            state,
-            replace(challenger, duel_id=duel.duel_id, immune_until=immune_until),
-            replace(state.fighters[data["target"]], duel_id=duel.duel_id),
-        ),
+    return with_fighters(
+        state,
+        replace(challenger, duel_id=duel.duel_id, immune_until=immune_until),
+        replace(state.fighters[data["target"]], duel_id=duel.duel_id),
         duels={**state.duels, duel.duel_id: duel},
     )
 
@@ -84,7 +85,7 @@ def finish(state: CardDuel, duel_id: str, outcomes: tuple[Outcome, ...]) -> Card
     duels = {k: v for k, v in state.duels.items() if k != duel_id}
     freed = [replace(state.fighters[p], duel_id=None) for p in duel.players]
     last = {**state.last_duels, **{p: duel for p in duel.players}}
-    return replace(with_fighters(state, *freed), duels=duels, last_duels=last)
+    return with_fighters(state, *freed, duels=duels, last_duels=last)
 
 
 FIGHTER_EFFECTS: dict[str, Callable[[Fighter, Json], Fighter]] = {
