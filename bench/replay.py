@@ -31,7 +31,7 @@ from server.referee import Referee
 from server.rules import RULESETS
 from server.rules.card_duel.commands import Challenge, Pick
 from server.rules.core import Context, Event, Member, RuleError, fold
-from server.rules.roster import AddPlayer, StartGame
+from server.rules.roster import AddPlayer, StartGame, opening
 from server.store import Append, Store
 
 RULES = RULESETS["card-duel"]
@@ -40,19 +40,9 @@ RULES = RULESETS["card-duel"]
 def play(events: int) -> tuple[list[Event], list[int]]:
     """A log of about `events` events, and for each command the number of its events."""
     config = RULES.config(stun_s=0, escape_immunity_s=0).model_dump(mode="json")
-    created = Event(
-        "game_created",
-        {
-            "game_id": "big",
-            "name": "bench",
-            "ruleset": RULES.id,
-            "seed_sha256": "0" * 64,
-            "config": config,
-        },
-    )
-    log, sizes = [created], [1]
-    state = RULES.evolve(RULES.initial_state(config), created)
-    organizer = Member("", "Organizer", "organizer", None, "")
+    state, log = opening(RULES, "big", "bench", config, b"\0" * 32, 0)
+    sizes = [len(log)]
+    organizer = state.roster.members[log[-1].data["player_id"]]
 
     def run(command: object, actor: Member, now: int) -> list[Event]:
         nonlocal state

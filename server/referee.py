@@ -8,7 +8,6 @@ states that are on disk.
 
 import asyncio
 import gc
-import hashlib
 import secrets
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -22,7 +21,7 @@ from server.hub import Hub
 from server.models import GameRow
 from server.rules import RULESETS
 from server.rules.core import Command, Context, Event, Json, Member, RuleError, Ruleset, fold
-from server.rules.roster import AddPlayer
+from server.rules.roster import AddPlayer, opening
 from server.scribe import Scribe
 from server.store import Append, Conflict, Store, Unavailable
 from server.validation import invalid
@@ -88,23 +87,9 @@ class Referee:
             new_token(),
             now_ms(),
         )
-        created = Event(
-            "game_created",
-            {
-                "game_id": game_id,
-                "ruleset": ruleset.id,
-                "name": name,
-                "config": settings,
-                "seed_sha256": hashlib.sha256(seed).hexdigest(),
-            },
-        )
-        state = ruleset.evolve(ruleset.initial_state(settings), created)
-        organizer = Member("", "", "organizer", None, "")
-        ctx = Context(now=now, actor=organizer, seq=2, seed=seed)
-        joined = ruleset.decide(state, AddPlayer(name="Organizer", role="organizer"), ctx)
-        events = [created, *joined]
+        _, events = opening(ruleset, game_id, name, settings, seed, now)
         game = GameRow(game_id=game_id, ruleset=ruleset.id, seed=seed.hex(), created_at=now)
-        player_id = joined[0].data["player_id"]
+        player_id = events[-1].data["player_id"]
         append = Append(game_id, 0, events, now, None, tokens=[(token, player_id)], game=game)
         await self.scribe.write(append)
         return game_id, token

@@ -1,11 +1,23 @@
 """The part of every game that is not its rules: who takes part, and whether it runs."""
 
+import hashlib
 from dataclasses import dataclass, field
 from typing import ClassVar, Literal
 
 from pydantic import Field
 
-from server.rules.core import Command, Context, Event, Json, Member, Role, RuleError, replace
+from server.rules.core import (
+    Command,
+    Context,
+    Event,
+    Json,
+    Member,
+    Role,
+    RuleError,
+    Ruleset,
+    S,
+    replace,
+)
 
 Status = Literal["lobby", "running", "ended"]
 # Four characters a player can read off a phone and type in a forest: no 0/O, 1/I/L, 2/Z, 5/S, 8/B.
@@ -114,6 +126,30 @@ def evolve(roster: Roster, event: Event) -> Roster:
     if event.type == "game_ended":
         return replace(roster, status="ended", seed=data["seed"])
     return roster
+
+
+def opening(
+    ruleset: "Ruleset[S]", game_id: str, name: str, settings: Json, seed: bytes, now: int
+) -> tuple[S, list[Event]]:
+    """The first two events of every game, decided as the referee writes them: `game_created`
+    (committing to the seed) and its first organizer joining; and the state after them."""
+    created = Event(
+        "game_created",
+        {
+            "game_id": game_id,
+            "ruleset": ruleset.id,
+            "name": name,
+            "config": settings,
+            "seed_sha256": hashlib.sha256(seed).hexdigest(),
+        },
+    )
+    state = ruleset.evolve(ruleset.initial_state(settings), created)
+    nobody = Member("", "", "organizer", None, "")
+    ctx = Context(now=now, actor=nobody, seq=2, seed=seed)
+    joined = ruleset.decide(state, AddPlayer(name="Organizer", role="organizer"), ctx)
+    for event in joined:
+        state = ruleset.evolve(state, event)
+    return state, [created, *joined]
 
 
 def game_view(roster: Roster) -> Json:

@@ -9,7 +9,7 @@ import pytest
 from pydantic import ValidationError
 
 from server import chain
-from server.rules.core import Command, Context, Event, Json, Member, Role, RuleError, fold
+from server.rules.core import Event, Json, Member, Role, RuleError, fold
 from server.rules.dice_combat import RULESET, dice
 from server.rules.dice_combat.actions import RoundActions
 from server.rules.dice_combat.attack import (
@@ -23,57 +23,26 @@ from server.rules.dice_combat.attack import (
 from server.rules.dice_combat.combatant import Combatant, Weapon
 from server.rules.dice_combat.dice import Roll
 from server.rules.dice_combat.initiative import Initiative, settle
-from server.rules.dice_combat.state import Fight
+from server.rules.dice_combat.state import DiceCombat, Fight
 from server.rules.roster import AddPlayer, EndGame, StartGame
 from server.verify import verify
-
-T0 = 1_700_000_000_000
-SEED = b"s" * 32
+from tests.rules.driver import SEED, Driver
 
 
-class Table:
+class Table(Driver[DiceCombat]):
     """One game of dice-combat driven through the pure rules, the way the referee drives it."""
 
     def __init__(self, config: Json | None = None, *, seed: bytes = SEED) -> None:
-        settings = RULESET.config.model_validate(config or {}).model_dump(mode="json")
-        created = Event(
-            "game_created",
-            {
-                "game_id": "g1",
-                "ruleset": RULESET.id,
-                "name": "Jeskyně",
-                "config": settings,
-                "seed_sha256": hashlib.sha256(seed).hexdigest(),
-            },
-        )
-        self.seed = seed
-        self.log: list[Event] = [created]
-        self.state = RULESET.evolve(RULESET.initial_state(settings), created)
-        nobody = Member("", "", "organizer", None, "")
-        joined = self.decide(nobody, AddPlayer(name="PJ", role="organizer"))
-        self.gm = self.member(joined[0].data["player_id"])
-
-    def decide(self, actor: Member, command: Command) -> list[Event]:
-        ctx = Context(now=T0, actor=actor, seq=len(self.log) + 1, seed=self.seed)
-        events = RULESET.decide(self.state, command, ctx)
-        for event in events:
-            self.state = RULESET.evolve(self.state, event)
-            self.log.append(event)
-        return events
+        super().__init__(RULESET, config, seed=seed)
+        self.gm = self.organizer
 
     def send(self, actor: Member, kind: str, **fields: Any) -> list[Event]:
         """A command as it comes over the wire (strict JSON types), after the role check."""
-        command = RULESET.commands[kind].model_validate(fields)
-        if actor.role not in type(command).roles:
-            raise RuleError("forbidden", f"a {actor.role} may not do that")
-        return self.decide(actor, command)
+        return self.run(actor, RULESET.commands[kind].model_validate(fields))
 
     def order(self, kind: str, **fields: Any) -> list[Event]:
         """The GM's command."""
         return self.send(self.gm, kind, **fields)
-
-    def member(self, player_id: str) -> Member:
-        return self.state.roster.members[player_id]
 
     def join(self, name: str, role: Role = "player") -> Member:
         return self.member(
@@ -108,9 +77,6 @@ class Table:
 
     def attack(self, attacker: str, target: str, **fields: Any) -> list[Event]:
         return self.order("attack", attacker_id=attacker, target_id=target, **fields)
-
-    def view(self, member: Member) -> Json:
-        return RULESET.view(self.state, member, T0)
 
     def lines(self) -> list[Json]:
         """The log as `GET /api/games/{gid}/events` gives it, hash chain included."""

@@ -1,6 +1,5 @@
 """Every rule of `rank-bases` (RULES.md section 2), one at a time, through decide/evolve/view."""
 
-import hashlib
 import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -9,7 +8,7 @@ from typing import Any
 import pytest
 from pydantic import ValidationError
 
-from server.rules.core import Command, Context, Event, Json, Member, Role, RuleError
+from server.rules.core import Event, Json, Member, Role, RuleError
 from server.rules.rank_bases import RULESET
 from server.rules.rank_bases.commands import (
     AssignRank,
@@ -26,9 +25,8 @@ from server.rules.rank_bases.commands import (
 from server.rules.rank_bases.ranks import takes, winner
 from server.rules.rank_bases.state import Config, Part, Player, RankBases
 from server.rules.roster import AddPlayer, EndGame, StartGame
+from tests.rules.driver import SEED, Driver
 
-T0 = 1_700_000_000_000  # a server time in ms
-SEED = b"s" * 32
 TEAMS = [
     {"team_id": "red", "name": "Rudí"},
     {"team_id": "blue", "name": "Modří"},
@@ -54,51 +52,14 @@ class Team:
         return self.players[self.ranks.index(rank)]
 
 
-class Camp:
+class Camp(Driver[RankBases]):
     """One game: its log and live state, driven through RULESET.decide/evolve like the referee."""
 
     def __init__(self, config: Json | None = None, *, seed: bytes = SEED) -> None:
         raw = {"teams": TEAMS} if config is None else config
-        settings = RULESET.config.model_validate(raw, strict=False).model_dump(mode="json")
-        created = Event(
-            "game_created",
-            {
-                "game_id": "g1",
-                "ruleset": RULESET.id,
-                "name": "Duncan 2012",
-                "config": settings,
-                "seed_sha256": hashlib.sha256(seed).hexdigest(),
-            },
-        )
-        self.seed = seed
-        self.now = T0
-        self.log: list[Event] = [created]
-        self.state: RankBases = RULESET.evolve(RULESET.initial_state(settings), created)
-        nobody = Member("", "", "organizer", None, "")
-        joined = self.decide(nobody, AddPlayer(name="Organizer", role="organizer"))
-        self.organizer = self.member(joined[0].data["player_id"])
-
-    def decide(self, actor: Member, command: Command) -> list[Event]:
-        ctx = Context(now=self.now, actor=actor, seq=len(self.log) + 1, seed=self.seed)
-        events = RULESET.decide(self.state, command, ctx)
-        for event in events:
-            self.state = RULESET.evolve(self.state, event)
-            self.log.append(event)
-        return events
-
-    def run(self, actor: Member, command: Command) -> list[Event]:
-        """As `decide`, after the role check the referee makes for every command."""
-        if actor.role not in type(command).roles:
-            raise RuleError("forbidden", f"a {actor.role} may not do that")
-        return self.decide(actor, command)
-
-    def view(self, viewer: Member) -> Json:
-        return RULESET.view(self.state, viewer, self.now)
+        super().__init__(RULESET, raw, seed=seed, strict=False)
 
     # -- shortcuts ---------------------------------------------------------------------------
-
-    def member(self, player_id: str) -> Member:
-        return self.state.roster.members[player_id]
 
     def player(self, member: Member) -> Player:
         return self.state.players[member.player_id]

@@ -4,7 +4,6 @@ Cards are dealt from the game's seed, so a test either reads the cards it was de
 the arithmetic against them, or looks for a seed that deals what it needs (`seeded`).
 """
 
-import hashlib
 import json
 from collections.abc import Callable
 from typing import Any
@@ -42,50 +41,20 @@ from server.rules.stamina_deck.commands import (
 from server.rules.stamina_deck.fight import damage, exchange
 from server.rules.stamina_deck.initiative import Seat, ranking
 from server.rules.stamina_deck.state import StaminaDeck
+from tests.rules.driver import SEED, T0, Driver
 
-T0 = 1_700_000_000_000
-SEED = b"s" * 32
 PISTOL = {"name": "Pistole", "sz": 3, "reload_speed": 4, "melee": False, "ranged": True}
 RIFLE = {"name": "Puška", "sz": 20, "reload_speed": 6, "melee": True, "melee_cards": 1}
 SABRE = {"name": "Šavle", "melee_cards": 2, "melee": True, "ranged": False}
 RIFLE_SHOT = {"shooting": 3, "weapon": RIFLE}  # a shooter who hits hard
 
 
-class Fight:
+class Fight(Driver[StaminaDeck]):
     """One game driven through the pure rules, as the referee drives it: its log and state."""
 
     def __init__(self, config: Json | None = None, *, seed: bytes = SEED) -> None:
-        settings = RULESET.config.model_validate(config or {}).model_dump(mode="json")
-        created = Event(
-            "game_created",
-            {
-                "game_id": "g1",
-                "ruleset": RULESET.id,
-                "name": "Přestřelka u Tří kapřů",
-                "config": settings,
-                "seed_sha256": hashlib.sha256(seed).hexdigest(),
-            },
-        )
-        self.seed = seed
-        self.log: list[Event] = [created]
-        self.state: StaminaDeck = RULESET.evolve(RULESET.initial_state(settings), created)
-        nobody = Member("", "", "organizer", None, "")
-        joined = self.decide(nobody, AddPlayer(name="GM", role="organizer"))
-        self.gm = self.member(joined[0].data["player_id"])
-
-    def decide(self, actor: Member, command: Command) -> list[Event]:
-        ctx = Context(now=T0, actor=actor, seq=len(self.log) + 1, seed=self.seed)
-        events = RULESET.decide(self.state, command, ctx)
-        for event in events:
-            self.state = RULESET.evolve(self.state, event)
-            self.log.append(event)
-        return events
-
-    def run(self, actor: Member, command: Command) -> list[Event]:
-        """As the referee: the role check first, then the rules."""
-        if actor.role not in type(command).roles:
-            raise RuleError("forbidden", f"a {actor.role} may not do that")
-        return self.decide(actor, command)
+        super().__init__(RULESET, config, seed=seed)
+        self.gm = self.organizer
 
     def by_gm(self, command: Command) -> list[Event]:
         return self.run(self.gm, command)
@@ -98,15 +67,12 @@ class Fight:
         assert info.value.code == code, info.value.message
         assert len(self.log) == before
 
-    def view(self, viewer: Member) -> Json:
-        shown = RULESET.view(self.state, viewer, T0)
+    def view(self, viewer: Member, at: int | None = None) -> Json:
+        shown = super().view(viewer, at)
         json.dumps(shown)  # a view goes out as JSON
         return shown
 
     # -- setting up ------------------------------------------------------------------------------
-
-    def member(self, player_id: str) -> Member:
-        return self.state.roster.members[player_id]
 
     def player(self, name: str, role: Role = "player") -> Member:
         return self.member(self.by_gm(AddPlayer(name=name, role=role))[0].data["player_id"])
