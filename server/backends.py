@@ -9,11 +9,12 @@ order (`COLUMNS`).
 import asyncio
 import sqlite3
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+import asyncpg
 from sqlalchemy import insert, select, text
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine
@@ -49,6 +50,11 @@ class Rows:
     tokens: list[dict[str, Any]]
 
 
+def heads_after(rows: Rows) -> dict[str, int]:
+    """Each game's last seq once the rows are written."""
+    return {game_id: expected + count for game_id, expected, count in rows.lengths}
+
+
 def check_and_seal(rows: Rows, found: dict[str, tuple[int, str]]) -> None:
     """Each batch must continue its game exactly where the log ends (no gap, no overlap); then
     every new event is chained to the one before it."""
@@ -77,12 +83,19 @@ COLUMNS = ("seq", "type", "data", "at", "actor", "command_id", "version", "prev_
 EventTuple = tuple[int, str, str, int, str | None, str | None, int, str, str]
 
 
+# Told of a game's new last seq, written by any server on the same database; (None, 0) after
+# (re)connecting, when anything may have been missed.
+Heard = Callable[[str | None, int], None]
+CHANNEL = "bijse_events"
+
+
 class Backend(Protocol):
     async def write(self, rows: Rows) -> None: ...
     async def game(self, game_id: str) -> dict[str, Any] | None: ...
     async def events(self, game_id: str, after: int, limit: int | None) -> list[EventTuple]: ...
     async def token(self, token: str) -> tuple[str, str] | None: ...
     async def tokens(self, game_id: str) -> dict[str, str]: ...
+    async def listen(self, heard: Heard) -> None: ...
     async def close(self) -> None: ...
 
 
@@ -120,6 +133,11 @@ class SqlBackend:
                 await conn.execute(insert(EVENTS), rows.events)
                 if rows.tokens:
                     await conn.execute(insert(TOKENS), rows.tokens)
+                # A wake-up for the other servers on this database, sent at commit. It is never
+                # the data: they read the events from the table (see listen).
+                for game_id, head in heads_after(rows).items():
+                    notify = text("SELECT pg_notify(:channel, :payload)")
+                    await conn.execute(notify, {"channel": CHANNEL, "payload": f"{game_id}:{head}"})
         except IntegrityError as error:
             raise Conflict(str(error.orig)) from error
         except (DBAPIError, OSError) as error:
@@ -150,6 +168,34 @@ class SqlBackend:
         query = select(TOKENS.c.player_id, TOKENS.c.token).where(TOKENS.c.game_id == game_id)
         async with self.engine.connect() as conn:
             return {r.player_id: r.token for r in (await conn.execute(query)).all()}
+
+    async def listen(self, heard: Heard) -> None:
+        """LISTEN for other servers' writes until cancelled, reconnecting after a lost
+        connection; after every (re)connect, `heard(None, 0)`: catch up from the table."""
+        dsn = self.engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
+
+        def on_notify(connection: object, pid: int, channel: str, payload: str) -> None:
+            game_id, _, seq = payload.rpartition(":")
+            if seq.isdigit():
+                heard(game_id, int(seq))
+
+        delay = 0.5
+        while True:
+            try:
+                connection = await asyncpg.connect(dsn)
+            except (OSError, asyncpg.PostgresError):
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, 10)
+                continue
+            delay = 0.5
+            lost = asyncio.Event()
+            connection.add_termination_listener(lambda _, lost=lost: lost.set())
+            try:
+                await connection.add_listener(CHANNEL, on_notify)
+                heard(None, 0)
+                await lost.wait()
+            finally:
+                await connection.close()
 
     async def close(self) -> None:
         await self.engine.dispose()
@@ -251,6 +297,9 @@ class SqliteBackend:
     async def tokens(self, game_id: str) -> dict[str, str]:
         rows = await self.read("SELECT player_id, token FROM tokens WHERE game_id = ?", game_id)
         return dict(rows)
+
+    async def listen(self, heard: Heard) -> None:
+        """One server per SQLite file: nobody else writes, nothing to hear."""
 
     async def close(self) -> None:
         for pool in (self.writer, self.readers):

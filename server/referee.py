@@ -10,7 +10,7 @@ import asyncio
 import gc
 import secrets
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -65,12 +65,44 @@ class Referee:
         self.tables: dict[str, Table] = {}
         self.loading: dict[str, asyncio.Task[Table | None]] = {}
         self.tokens: dict[str, tuple[str, str]] = {}
+        self.background: set[asyncio.Task[None]] = set()
 
     async def start(self) -> None:
         self.scribe.start()
+        self.listener = asyncio.create_task(self.store.backend.listen(self.heard))
 
     async def stop(self) -> None:
+        self.listener.cancel()
+        with suppress(asyncio.CancelledError):
+            await self.listener
         await self.scribe.stop()
+
+    def heard(self, game_id: str | None, seq: int) -> None:
+        """Another server wrote to a game (or anything may have been missed: `None`)."""
+        games = list(self.tables) if game_id is None else [game_id]
+        for gid in games:
+            table = self.tables.get(gid)
+            if table is not None and (game_id is None or table.committed_seq < seq):
+                task = asyncio.create_task(self.catch_up(table))
+                self.background.add(task)
+                task.add_done_callback(self.background.discard)
+
+    async def catch_up(self, table: Table) -> None:
+        """Fold in what another server wrote, and show it. With a write of our own in flight,
+        leave it: that write conflicts, and the game is reloaded before it is decided again."""
+        if table.seq != table.committed_seq:
+            return
+        log = await self.store.events(table.game_id, table.committed_seq)
+        if not log or self.tables.get(table.game_id) is not table or table.seq != log[0].seq - 1:
+            return  # nothing new, or the table moved on while we read
+        state = table.state
+        for recorded in log:
+            state = table.ruleset.evolve(state, recorded.event)
+            if recorded.command_id is not None:
+                table.answers[recorded.command_id] = recorded.seq
+        table.state = table.committed_state = state
+        table.seq = table.committed_seq = log[-1].seq
+        self.hub.publish(table.game_id, table.ruleset, state, table.seq)
 
     async def create_game(self, ruleset_id: str, name: str, config: Json) -> tuple[str, str]:
         ruleset = RULESETS.get(ruleset_id)

@@ -3,13 +3,16 @@
 import asyncio
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
+import asyncpg
+import orjson
 import pytest
 
 from server import migrate
 from server.backends import Rows, Unavailable
 from server.database import parse_url
-from server.hub import Hub
+from server.hub import Hub, Screen
 from server.referee import Referee
 from server.rules.card_duel.commands import Challenge, GrantItem
 from server.rules.core import Member, RuleError
@@ -127,3 +130,73 @@ async def test_unknown_games_and_tokens(tmp_path: Path) -> None:
     finally:
         await referee.stop()
         await referee.store.close()
+
+
+@pytest.fixture
+async def servers(postgres_url: str) -> AsyncIterator[tuple[Referee, Referee]]:
+    """Two servers on one PostgreSQL database (SQLite has one server per file)."""
+    await asyncio.to_thread(migrate.upgrade, parse_url(postgres_url))
+    one, two = await open_referee(postgres_url), await open_referee(postgres_url)
+    yield one, two
+    for referee in (one, two):
+        await referee.stop()
+        await referee.store.close()
+
+
+async def test_a_phone_on_one_server_sees_what_another_server_wrote(
+    servers: tuple[Referee, Referee],
+) -> None:
+    """NOTIFY wakes the other servers, who read the new events from the table."""
+    one, two = servers
+    game_id, organizer, (anna, bob, _) = await setup_game(one)
+    shown: list[dict[str, Any]] = []
+
+    async def send(text: str) -> None:
+        shown.append(orjson.loads(text))
+
+    table = await two.table(game_id)  # Bob's phone is connected to the second server
+    screen = Screen(table.member(bob.player_id), send)
+    pump = asyncio.create_task(screen.pump())
+    two.hub.join(game_id, screen)
+    answer = await one.execute(game_id, anna, "c1", Challenge(target=bob.code))
+    for _ in range(100):
+        if shown and shown[-1]["seq"] == answer.seq:
+            break
+        await asyncio.sleep(0.05)
+    assert shown[-1]["seq"] == answer.seq
+    assert shown[-1]["view"]["duel"]["opponent"]["player_id"] == anna.player_id
+    # The second server now decides against the caught-up state: no conflict, no reload.
+    again = await two.execute(
+        game_id, organizer, "g1", GrantItem(player_id=bob.player_id, item="crossbow")
+    )
+    assert again.seq == answer.seq + 1
+    assert (await two.execute(game_id, anna, "c1", Challenge(target=bob.code))).duplicate
+    two.hub.leave(game_id, screen)
+    await pump
+
+
+async def test_after_losing_its_listener_a_server_catches_up_from_the_table(
+    servers: tuple[Referee, Referee], postgres_url: str
+) -> None:
+    """Whether the reconnected listener gets the NOTIFY or misses it, it reads the table after
+    reconnecting, so the second server ends up with the event either way."""
+    one, two = servers
+    game_id, _, (anna, bob, _) = await setup_game(one)
+    table = await two.table(game_id)
+    before = table.committed_seq
+    admin = await asyncpg.connect(postgres_url)
+    try:
+        # Cut every LISTEN connection, then write while nobody is listening.
+        await admin.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+            "WHERE query LIKE 'LISTEN%' AND pid <> pg_backend_pid()"
+        )
+        answer = await one.execute(game_id, anna, "c1", Challenge(target=bob.code))
+        for _ in range(200):  # the listener reconnects (backoff from 0.5 s) and reads the table
+            if two.tables[game_id].committed_seq == answer.seq:
+                break
+            await asyncio.sleep(0.05)
+    finally:
+        await admin.close()
+    assert before < answer.seq == two.tables[game_id].committed_seq
+    assert two.tables[game_id].committed_state.fighters[bob.player_id].duel_id is not None
