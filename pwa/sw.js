@@ -1,7 +1,7 @@
 // Service worker: keeps the app shell so the app opens with no signal after the first visit.
 // Shell files are answered from the cache at once and refreshed in the background; the API
 // and the socket always go to the network. Bump VERSION when the list of files changes.
-const VERSION = "bijse-shell-v2";
+const VERSION = "bijse-shell-v4";
 const SHELL = [
   "./",
   "./manifest.webmanifest",
@@ -25,11 +25,26 @@ const SHELL = [
   "./js/outbox.js",
   "./js/qr.js",
   "./js/ranks.js",
+  "./js/replay/describe.js",
+  "./js/replay/indexer.js",
+  "./js/replay/loader.js",
+  "./js/replay/log.js",
+  "./js/replay/stats.js",
+  "./js/replay/summary.js",
+  "./js/replay/worker.js",
   "./js/scores.js",
   "./js/session.js",
   "./js/socket.js",
+  "./js/stamina.js",
   "./js/views/board.js",
   "./js/views/common.js",
+  "./js/views/deck_actions.js",
+  "./js/views/deck_common.js",
+  "./js/views/deck_create.js",
+  "./js/views/deck_game.js",
+  "./js/views/deck_gm.js",
+  "./js/views/deck_mat.js",
+  "./js/views/deck_player.js",
   "./js/views/dice_combat.js",
   "./js/views/dice_common.js",
   "./js/views/dice_create.js",
@@ -47,6 +62,7 @@ const SHELL = [
   "./js/views/rank_leader.js",
   "./js/views/rank_organizer.js",
   "./js/views/rank_player.js",
+  "./js/views/replay.js",
   "./js/views/scanner.js",
   "./js/views/spectator.js",
 ];

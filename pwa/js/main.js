@@ -1,5 +1,5 @@
-// Boot: routes (#/join/<game>/<token>, #/board[/<game>/<token>], #/games, #/invites, #/), the open
-// game, rendering.
+// Boot: routes (#/join/<game>/<token>, #/board[/<game>/<token>], #/games, #/invites,
+// #/replay/<game>[/<seq>], #/), the open game, rendering.
 import { h, mount } from "./dom.js";
 import { t } from "./i18n.js";
 import { Game } from "./game.js";
@@ -16,6 +16,8 @@ import { spectatorScreen } from "./views/spectator.js";
 import { scanSupport } from "./views/scanner.js";
 import { rankNeedsAwake, rankScreen } from "./views/rank_bases.js";
 import { diceNeedsAwake, diceScreen } from "./views/dice_combat.js";
+import { deckNeedsAwake, deckScreen } from "./views/deck_game.js";
+import { openReplay, replayScreen } from "./views/replay.js";
 
 const root = document.getElementById("app");
 let game = null;
@@ -53,6 +55,10 @@ function route() {
     page = parts[0] === "board" ? "board" : "game";
   } else if (parts[0] === "board") {
     page = "board";
+  } else if (parts[0] === "replay") {
+    // #/replay/<game>[/<seq>][?seq=N&viewer=V]: with this phone's token for that game.
+    page = openReplay(app) ? "replay" : "games";
+    if (page === "games") app.notify(t("replay.not_joined"));
   } else if (parts[0] === "games") {
     page = "games";
   } else if (parts[0] === "invites") {
@@ -79,6 +85,7 @@ function route() {
 function screen() {
   if (page === "games" || !game) return homeScreen(app);
   if (game.fatal) return fatalScreen();
+  if (page === "replay") return replayScreen(app, game);
   if (!game.view) {
     return h("main", { class: "loading", testid: "loading" },
       h("p", {}, navigator.onLine ? t("loading") : t("loading.offline")));
@@ -86,6 +93,7 @@ function screen() {
   const { me, game: info } = game.view;
   if (info?.ruleset === "rank-bases") return rankScreen(app, game, page);
   if (info?.ruleset === "dice-combat") return diceScreen(app, game, page);
+  if (info?.ruleset === "stamina-deck") return deckScreen(app, game, page);
   if (info?.ruleset !== "card-duel") return spectatorScreen(app, game);
   if (me?.role === "organizer") return page === "invites" ? invitesScreen(app, game) : organizerScreen(app, game);
   if (!Array.isArray(me?.cards)) return spectatorScreen(app, game); // a spectator, or a member who does not fight
@@ -106,10 +114,11 @@ function render() {
     topbar(app, onGame ? game : null),
     errorList(onGame ? game : null, app.notices),
     screen()));
-  const view = onGame ? game.view : null;
+  const view = onGame && page !== "replay" ? game.view : null;
   const awake = view?.game?.ruleset === "rank-bases"
     ? rankNeedsAwake(view, page)
     : view?.game?.ruleset === "dice-combat" ? diceNeedsAwake(view)
+    : view?.game?.ruleset === "stamina-deck" ? deckNeedsAwake(view)
     : view?.me && view.me.role !== "organizer" && playerNeedsAwake(view);
   keepAwake(Boolean(awake));
 }

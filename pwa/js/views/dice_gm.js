@@ -57,7 +57,8 @@ function gameHead(app, game) {
             setTimeout(() => { ui.confirmEnd = false; app.render(); }, 5000);
           },
         }, t("game.end"))),
-      h("a", { class: "button secondary", href: "#/invites", testid: "show-invites" }, t("invites.show"))));
+      h("a", { class: "button secondary", href: "#/invites", testid: "show-invites" }, t("invites.show")),
+      info.status === "ended" && h("a", { class: "button secondary", href: `#/replay/${encodeURIComponent(game.gameId)}`, testid: "open-replay" }, t("replay.open"))));
 }
 
 function roster(app, game) {

@@ -5,6 +5,7 @@ import { api } from "../api.js";
 import { forget, saveSession, sessions, setCurrent } from "../session.js";
 import { rankConfig, rankDefaults, rankFields } from "./rank_create.js";
 import { diceConfig, diceFields } from "./dice_create.js";
+import { deckConfig, deckDefaults, deckFields } from "./deck_create.js";
 
 export function homeScreen(app) {
   const list = sessions();
@@ -39,7 +40,7 @@ export function homeScreen(app) {
 
 function createForm(app) {
   const ui = app.ui;
-  ui.create ??= { name: "", ruleset: "card-duel", stun_s: "300", escape_immunity_s: "10", pick_timeout_s: "", ...rankDefaults() };
+  ui.create ??= { name: "", ruleset: "card-duel", stun_s: "300", escape_immunity_s: "10", pick_timeout_s: "", ...rankDefaults(), ...deckDefaults() };
   const f = ui.create;
   const field = (key, testid, label, attrs = {}) => h("label", {}, label,
     h("input", { testid, value: f[key], oninput: (e) => { f[key] = e.target.value; }, ...attrs }));
@@ -47,7 +48,7 @@ function createForm(app) {
     class: "create", testid: "create-form",
     onsubmit: async (event) => {
       event.preventDefault();
-      const config = f.ruleset === "rank-bases" ? rankConfig(f) : f.ruleset === "dice-combat" ? diceConfig(f) : {
+      const config = f.ruleset === "rank-bases" ? rankConfig(f) : f.ruleset === "dice-combat" ? diceConfig(f) : f.ruleset === "stamina-deck" ? deckConfig(f) : {
         stun_s: Number.parseInt(f.stun_s, 10),
         escape_immunity_s: Number.parseInt(f.escape_immunity_s, 10),
         pick_timeout_s: f.pick_timeout_s.trim() === "" ? null : Number.parseInt(f.pick_timeout_s, 10),
@@ -72,8 +73,8 @@ function createForm(app) {
   field("name", "game-name", t("create.name"), { placeholder: t("home.default_name"), autocomplete: "off" }),
   h("label", {}, t("create.ruleset"),
     h("select", { testid: "config-ruleset", onchange: (e) => { f.ruleset = e.target.value; app.render(); } },
-      ["card-duel", "rank-bases", "dice-combat"].map((id) => h("option", { value: id, selected: f.ruleset === id }, t(`ruleset.${id}`))))),
-  f.ruleset === "rank-bases" ? rankFields(app, f) : f.ruleset === "dice-combat" ? diceFields(app, f) : h("div", { class: "num-row" },
+      ["card-duel", "rank-bases", "dice-combat", "stamina-deck"].map((id) => h("option", { value: id, selected: f.ruleset === id }, t(`ruleset.${id}`))))),
+  f.ruleset === "rank-bases" ? rankFields(app, f) : f.ruleset === "dice-combat" ? diceFields(app, f) : f.ruleset === "stamina-deck" ? deckFields(app, f) : h("div", { class: "num-row" },
     field("stun_s", "config-stun-s", t("create.stun_s"), { type: "number", min: "0", inputmode: "numeric" }),
     field("escape_immunity_s", "config-immunity-s", t("create.immunity_s"), { type: "number", min: "0", inputmode: "numeric" }),
     field("pick_timeout_s", "config-pick-timeout-s", t("create.pick_timeout_s"), {

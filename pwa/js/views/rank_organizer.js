@@ -69,7 +69,8 @@ function gameHead(app, game) {
           },
         }, t("game.end"))),
       h("a", { class: "button secondary", href: "#/invites", testid: "show-invites" }, t("invites.show")),
-      h("a", { class: "button secondary", href: "#/board", testid: "open-board" }, t("board.open"))));
+      h("a", { class: "button secondary", href: "#/board", testid: "open-board" }, t("board.open")),
+      info.status === "ended" && h("a", { class: "button secondary", href: `#/replay/${encodeURIComponent(game.gameId)}`, testid: "open-replay" }, t("replay.open"))));
 }
 
 // A start refused with invalid_setup: the server's words, one problem a line.
