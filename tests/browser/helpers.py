@@ -75,6 +75,45 @@ async def events(api: httpx.AsyncClient, gid: str, org: str) -> list[dict[str, A
     return found
 
 
+async def server_view(api: httpx.AsyncClient, gid: str, token: str) -> dict[str, Any]:
+    """The view the server gives this token now."""
+    answer = await api.get(f"/api/games/{gid}/view", headers={"Authorization": f"Bearer {token}"})
+    assert answer.status_code == 200, answer.text
+    view: dict[str, Any] = answer.json()["view"]
+    return view
+
+
+async def gm_session(page: Page) -> tuple[str, str]:
+    """The game id and organizer token the page keeps in localStorage."""
+    session = await page.evaluate(
+        """() => {
+          const token = localStorage.getItem("bijse.current");
+          return JSON.parse(localStorage.getItem("bijse.sessions")).find((s) => s.token === token);
+        }"""
+    )
+    return session["game_id"], session["token"]
+
+
+async def stun_in_duel(
+    api: httpx.AsyncClient, game: dict[str, Any], winner: str, loser: str
+) -> None:
+    """In the game's first duel `winner` picks the stun card and `loser` the wound card."""
+    gid = game["gid"]
+    view = await server_view(api, gid, game["org"])
+    duel = view["duels"][0]["duel_id"]
+    cards = {
+        p["player_id"]: {c["title"]: c["card_id"] for c in p["cards"]} for p in view["players"]
+    }
+    for name, title in ((winner, STUN_CARD), (loser, WOUND_CARD)):
+        player = game["players"][name]
+        await command(
+            api,
+            gid,
+            player["token"],
+            {"type": "pick", "duel_id": duel, "card_id": cards[player["player_id"]][title]},
+        )
+
+
 def watch_errors(page: Page) -> list[str]:
     """Collect uncaught page errors and console errors, to assert none happened."""
     errors: list[str] = []

@@ -3,7 +3,7 @@
 from httpx import AsyncClient
 from playwright.async_api import expect
 
-from tests.browser.helpers import STUN_CARD, WOUND_CARD, Phone, command, local, new_game, shot
+from tests.browser.helpers import Phone, command, local, new_game, shot, stun_in_duel
 
 RECORDER = """
 window.__alerts = [];
@@ -49,25 +49,7 @@ async def test_wake_lock_vibration_and_beep(
     )
     await expect(page.get_by_test_id("duel")).to_be_visible()
     await page.wait_for_function("window.__alerts.includes('lock:screen')")
-    view = (
-        await api.get(f"/api/games/{gid}/view", headers={"Authorization": f"Bearer {game['org']}"})
-    ).json()["view"]
-    duel = view["duels"][0]["duel_id"]
-    cards = {
-        p["player_id"]: {c["title"]: c["card_id"] for c in p["cards"]} for p in view["players"]
-    }
-    await command(
-        api,
-        gid,
-        alice["token"],
-        {"type": "pick", "duel_id": duel, "card_id": cards[alice["player_id"]][STUN_CARD]},
-    )
-    await command(
-        api,
-        gid,
-        bob["token"],
-        {"type": "pick", "duel_id": duel, "card_id": cards[bob["player_id"]][WOUND_CARD]},
-    )
+    await stun_in_duel(api, game, "Alice", "Bob")
     await page.get_by_test_id("reveal-ok").click()
     await expect(page.get_by_test_id("stun-countdown")).to_be_visible()
     assert "unlock" not in await page.evaluate("window.__alerts")  # still held while stunned

@@ -6,7 +6,7 @@ import time
 from httpx import AsyncClient
 from playwright.async_api import expect
 
-from tests.browser.helpers import STUN_CARD, WOUND_CARD, Phone, command, local, new_game
+from tests.browser.helpers import Phone, command, local, new_game, stun_in_duel
 
 NEAR_TWO_MINUTES = re.compile(r"^(2:00|1:5\d)$")
 
@@ -31,25 +31,7 @@ async def test_countdown_is_right_on_a_phone_with_a_wrong_clock(
     await command(
         api, gid, alice["token"], {"type": "challenge", "target": bob["code"], "ranged": False}
     )
-    view = (
-        await api.get(f"/api/games/{gid}/view", headers={"Authorization": f"Bearer {game['org']}"})
-    ).json()["view"]
-    duel = view["duels"][0]["duel_id"]
-    cards = {
-        p["player_id"]: {c["title"]: c["card_id"] for c in p["cards"]} for p in view["players"]
-    }
-    await command(
-        api,
-        gid,
-        alice["token"],
-        {"type": "pick", "duel_id": duel, "card_id": cards[alice["player_id"]][STUN_CARD]},
-    )
-    await command(
-        api,
-        gid,
-        bob["token"],
-        {"type": "pick", "duel_id": duel, "card_id": cards[bob["player_id"]][WOUND_CARD]},
-    )
+    await stun_in_duel(api, game, "Alice", "Bob")
 
     await expect(alice_page.get_by_test_id("reveal-outcomes").locator(".countdown")).to_have_text(
         NEAR_TWO_MINUTES

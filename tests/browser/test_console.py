@@ -5,7 +5,7 @@ import re
 from httpx import AsyncClient
 from playwright.async_api import expect
 
-from tests.browser.helpers import Phone, command, local, new_game, shot
+from tests.browser.helpers import Phone, command, local, new_game, server_view, shot
 
 
 async def test_grant_revive_and_cancel(phone: Phone, api: AsyncClient, live_server: str) -> None:
@@ -38,9 +38,7 @@ async def test_grant_revive_and_cancel(phone: Phone, api: AsyncClient, live_serv
     await command(
         api, gid, alice["token"], {"type": "challenge", "target": bob["code"], "ranged": False}
     )
-    view = (
-        await api.get(f"/api/games/{gid}/view", headers={"Authorization": f"Bearer {org}"})
-    ).json()["view"]
+    view = await server_view(api, gid, org)
     duel = view["duels"][0]["duel_id"]
     row = next(p for p in view["players"] if p["player_id"] == alice["player_id"])
     scythe = next(c["card_id"] for c in row["cards"] if c["title"] == "Kosa Smrti")

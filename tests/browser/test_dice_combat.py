@@ -12,7 +12,7 @@ from typing import Any
 import httpx
 from playwright.async_api import Page, expect
 
-from tests.browser.helpers import Phone, local, shot, watch_errors
+from tests.browser.helpers import Phone, gm_session, local, server_view, shot, watch_errors
 
 LAPTOP = {
     "viewport": {"width": 1366, "height": 900},
@@ -32,24 +32,6 @@ BALDUR = {
     "weapon": {"name": "Široký meč", "attack": 5, "damage": 1, "defence": 2},
 }
 GOBLIN_LIVES = 100  # a helpless goblin bleeds a quarter of this every round: 25
-
-
-async def gm_session(page: Page) -> tuple[str, str]:
-    """The game id and organizer token the page keeps in localStorage."""
-    session = await page.evaluate(
-        """() => {
-          const token = localStorage.getItem("bijse.current");
-          return JSON.parse(localStorage.getItem("bijse.sessions")).find((s) => s.token === token);
-        }"""
-    )
-    return session["game_id"], session["token"]
-
-
-async def server_view(api: httpx.AsyncClient, gid: str, token: str) -> dict[str, Any]:
-    answer = await api.get(f"/api/games/{gid}/view", headers={"Authorization": f"Bearer {token}"})
-    assert answer.status_code == 200, answer.text
-    view: dict[str, Any] = answer.json()["view"]
-    return view
 
 
 def lives_of(view: dict[str, Any], combatant_id: str) -> str:

@@ -17,18 +17,12 @@ from tests.browser.helpers import (
     events,
     local,
     new_game,
+    server_view,
     shot,
     watch_errors,
 )
 
 MACE = "Palcát"  # 5/3 stun, granted to Alice: beats Bob's 2/3 wound card on the big number
-
-
-async def view_of(api: AsyncClient, gid: str, token: str) -> dict[str, Any]:
-    answer = await api.get(f"/api/games/{gid}/view", headers={"Authorization": f"Bearer {token}"})
-    assert answer.status_code == 200, answer.text
-    view: dict[str, Any] = answer.json()["view"]
-    return view
 
 
 def card_id(view: dict[str, Any], title: str) -> str:
@@ -41,7 +35,7 @@ async def duel(
 ) -> None:
     """a challenges b; a picks cards[0], b picks cards[1] (card ids by player_id)."""
     await command(api, gid, a["token"], {"type": "challenge", "target": b["code"]})
-    duel_id = (await view_of(api, gid, a["token"]))["duel"]["duel_id"]
+    duel_id = (await server_view(api, gid, a["token"]))["duel"]["duel_id"]
     for who, card in ((a, cards[0]), (b, cards[1])):
         await command(api, gid, who["token"], {"type": "pick", "duel_id": duel_id, "card_id": card})
 
@@ -62,8 +56,8 @@ async def test_replay_of_a_duel_as_a_player(
     mace = {"title": MACE, "big": 5, "small": 3, "kind": "stun", "ranged": False}
     grant = {"type": "grant_card", "player_id": alice["player_id"], "card": mace}
     await command(api, gid, org, grant)
-    alice_cards = await view_of(api, gid, alice["token"])
-    bob_cards = await view_of(api, gid, bob["token"])
+    alice_cards = await server_view(api, gid, alice["token"])
+    bob_cards = await server_view(api, gid, bob["token"])
     picks = (card_id(alice_cards, MACE), card_id(bob_cards, WOUND_CARD))
     await duel(api, gid, alice, bob, picks)
     await command(api, gid, org, {"type": "end_game"})
@@ -221,7 +215,7 @@ async def test_a_long_replay_loads_without_freezing_the_page(
     players = [game["players"][name] for name in names]
     hands = {}
     for player in players:
-        view = await view_of(api, gid, player["token"])
+        view = await server_view(api, gid, player["token"])
         hands[player["player_id"]] = {c["title"]: c["card_id"] for c in view["me"]["cards"]}
 
     async def fights(a: dict[str, Any], b: dict[str, Any]) -> None:

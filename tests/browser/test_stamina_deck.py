@@ -13,7 +13,16 @@ from typing import Any
 import httpx
 from playwright.async_api import Page, expect
 
-from tests.browser.helpers import Phone, add_member, command, local, shot, watch_errors
+from tests.browser.helpers import (
+    Phone,
+    add_member,
+    command,
+    gm_session,
+    local,
+    server_view,
+    shot,
+    watch_errors,
+)
 
 LAPTOP = {
     "viewport": {"width": 1366, "height": 900},
@@ -36,24 +45,6 @@ def opponent(view: dict[str, Any], character_id: str) -> str:
 
 def label(card: dict[str, Any]) -> str:
     return f"{card['rank']}{SUITS[card['suit']]}"
-
-
-async def gm_session(page: Page) -> tuple[str, str]:
-    """The game id and organizer token the page keeps in localStorage."""
-    session = await page.evaluate(
-        """() => {
-          const token = localStorage.getItem("bijse.current");
-          return JSON.parse(localStorage.getItem("bijse.sessions")).find((s) => s.token === token);
-        }"""
-    )
-    return session["game_id"], session["token"]
-
-
-async def server_view(api: httpx.AsyncClient, gid: str, token: str) -> dict[str, Any]:
-    answer = await api.get(f"/api/games/{gid}/view", headers={"Authorization": f"Bearer {token}"})
-    assert answer.status_code == 200, answer.text
-    view: dict[str, Any] = answer.json()["view"]
-    return view
 
 
 def character(view: dict[str, Any], character_id: str) -> dict[str, Any]:

@@ -1,6 +1,9 @@
-// Pieces every screen uses: the top bar, refused-command notices, a card.
+// Pieces every screen uses: the top bar, refused-command notices, a card; and pieces several
+// rulesets share: a console's game actions and seed, an opponent's code form, the GM's players.
 import { h } from "../dom.js";
+import { api } from "../api.js";
 import { errorText, getLang, setLang, t } from "../i18n.js";
+import { canScan } from "./scanner.js";
 
 export const prefs = {
   sun: localStorage.getItem("bijse.sun") === "1",
@@ -58,4 +61,182 @@ export function cardFace(card) {
 
 export function cardView(card, attrs = {}) {
   return h("div", { class: `card kind-${card.kind}`, ...attrs }, cardFace(card));
+}
+
+// A command of this type (and matching) is queued or not yet in the view: its button waits.
+export function sending(game, type, match = () => true) {
+  return game.inFlight().some((c) => c.type === type && match(c));
+}
+
+// A console's actions: start, end (a second tap within 5 s confirms; `ui.confirmEnd` holds the
+// first), the invite sheet, any `links` of the ruleset's own, and the replay once the game ended.
+export function gameControls(app, game, ui, { links = null, replay = true } = {}) {
+  const info = game.view.game;
+  return h("div", { class: "actions" },
+    info.status === "lobby" && h("button", {
+      class: "primary", testid: "start-game", disabled: sending(game, "start_game"),
+      onclick: () => game.send({ type: "start_game" }),
+    }, t("game.start")),
+    info.status === "running" && (ui.confirmEnd
+      ? h("button", {
+        class: "danger", testid: "end-game-confirm", disabled: sending(game, "end_game"),
+        onclick: () => { ui.confirmEnd = false; game.send({ type: "end_game" }); },
+      }, t("game.end_confirm"))
+      : h("button", {
+        class: "secondary", testid: "end-game",
+        onclick: () => {
+          ui.confirmEnd = true;
+          app.render();
+          setTimeout(() => { ui.confirmEnd = false; app.render(); }, 5000);
+        },
+      }, t("game.end"))),
+    h("a", { class: "button secondary", href: "#/invites", testid: "show-invites" }, t("invites.show")),
+    links,
+    replay && info.status === "ended" && h("a", {
+      class: "button secondary", href: `#/replay/${encodeURIComponent(game.gameId)}`, testid: "open-replay",
+    }, t("replay.open")));
+}
+
+// The seed's hash from the start, the seed itself after the end.
+export function seedSection(view) {
+  return h("section", { class: "seed" },
+    h("div", {}, t("game.seed_sha256"), " ", h("code", {}, view.game.seed_sha256 ?? "")),
+    view.game.seed && h("div", {}, t("game.seed"), " ", h("code", { testid: "seed" }, view.game.seed)));
+}
+
+export const CODE_PATTERN = /^[A-Z0-9]{4}$/;
+
+// The player whose code has been typed (or none).
+export function typedPlayer(view, raw) {
+  const typed = (raw || "").trim().toUpperCase();
+  return view.players.find((p) => p.code === typed);
+}
+
+// Naming an opponent by their 4-character code, typed or scanned from their QR (card-duel's
+// challenge, rank-bases' duel). `name` prefixes the ids and hooks (`<name>-form`, `-code`,
+// `-submit`, `-target`, `-pending`), app.ui[`field`] keeps what is typed, `hint` says whose code it
+// is, `extra` stands under the hint, and `onCode` gets the code on submit.
+export function codeForm(app, game, { name, field, label, submit, hint, busy = false, pending, extra = null, onCode }) {
+  const ui = app.ui;
+  return h("form", {
+    class: "challenge", testid: `${name}-form`,
+    onsubmit: (event) => {
+      event.preventDefault();
+      onCode(ui[field]);
+    },
+  },
+  h("label", { for: `${name}-code` }, label),
+  h("div", { class: "challenge-row" },
+    h("input", {
+      id: `${name}-code`, testid: `${name}-code`, value: ui[field] || "", maxlength: "4",
+      autocomplete: "off", autocapitalize: "characters", spellcheck: "false", enterkeyhint: "go",
+      placeholder: "ABCD", "aria-describedby": `${name}-target`,
+      oninput: (event) => {
+        ui[field] = event.target.value.toUpperCase();
+        app.render();
+      },
+    }),
+    h("button", { type: "submit", class: "primary", testid: `${name}-submit`, disabled: busy }, submit)),
+  h("div", { class: "hint", id: `${name}-target`, testid: `${name}-target` }, hint),
+  extra,
+  pending && h("div", { class: "chip wait", testid: `${name}-pending` }, game.queued.length ? t("challenge.queued") : t("challenge.sent")),
+  canScan() && h("button", { type: "button", class: "secondary", testid: "scan-qr", onclick: () => app.set({ scanning: true }) },
+    t("challenge.scan")));
+}
+
+// A code typed or scanned: checked, then sent as `command(code)`; app.ui[`field`] is emptied.
+export function sendCode(app, game, raw, field, command) {
+  const code = (raw || "").trim().toUpperCase();
+  app.ui.scanning = false;
+  if (!CODE_PATTERN.test(code)) return app.notify(t("challenge.bad_code"));
+  if (code === game.view.me.code) return app.notify(t("challenge.self"));
+  app.ui[field] = "";
+  game.send(command(code));
+  app.render();
+  return null;
+}
+
+// A GM's players (dice-combat, stamina-deck): each with the names it plays (`linked(member)`, or
+// none), and a box to paste new names into (`hint`); `ui` keeps the names and the progress.
+export function gmPlayers(app, game, ui, { linked, hint }) {
+  const list = (game.view.members || []).filter((m) => m.role === "player");
+  return h("section", { class: "dc-players" },
+    h("h2", {}, t("players.title", { count: list.length })),
+    list.length > 0 && h("ul", { class: "plain" }, list.map((m) => {
+      const names = linked(m);
+      return h("li", { testid: `member-${m.player_id}` }, h("span", { class: "code-small" }, m.code), " ", m.name,
+        names.length ? h("span", { class: "muted" }, ` → ${names.join(", ")}`) : h("span", { class: "muted" }, ` · ${t("players.no_character")}`));
+    })),
+    h("form", {
+      class: "add-one",
+      onsubmit: (event) => {
+        event.preventDefault();
+        const names = (ui.newPlayers || "").split("\n").map((n) => n.trim()).filter(Boolean);
+        if (names.length) addGmPlayers(app, game, ui, names);
+      },
+    },
+    h("label", { for: "player-list-input" }, hint),
+    h("textarea", {
+      id: "player-list-input", testid: "player-list-input", rows: "3", placeholder: t("add.paste_placeholder"),
+      oninput: (e) => { ui.newPlayers = e.target.value; },
+    }, ui.newPlayers || ""),
+    h("button", { type: "submit", class: "primary", testid: "add-players", disabled: Boolean(ui.adding) }, t("add.many"))),
+    ui.addStatus && h("div", { class: "hint", testid: "add-status" }, ui.addStatus));
+}
+
+// Players are added over HTTP, one by one; the socket then brings the new view.
+async function addGmPlayers(app, game, ui, names) {
+  let added = 0;
+  Object.assign(ui, { adding: true, addStatus: t("add.progress", { done: 0, total: names.length }) });
+  app.render();
+  try {
+    for (const name of names) {
+      await api.addPlayer(game.gameId, game.token, { name, role: "player", team: null });
+      added += 1;
+    }
+    ui.addStatus = t("add.done", { count: added });
+  } catch (err) {
+    ui.addStatus = `${t("add.failed", { name: names[added] })} ${errorText(err.code, err.message)}`;
+  } finally {
+    ui.newPlayers = names.slice(added).join("\n");
+    ui.adding = false;
+    app.ui.invitesFor = null;
+    app.render();
+    game.refresh();
+  }
+}
+
+// Members are added over HTTP, one at a time, the progress in app.ui.addStatus; the socket then
+// brings the new table. With `commandIds` each goes with its own command_id (a retry adds nobody).
+// `done(added)` runs at the end, also after a failure.
+export async function addMembers(app, game, names, { role, team = null, commandIds = false, done }) {
+  let added = 0;
+  app.set({ adding: true, addStatus: t("add.progress", { done: 0, total: names.length }) });
+  try {
+    for (const name of names) {
+      const body = { name, role, team };
+      if (commandIds) body.command_id = crypto.randomUUID?.() ?? `${Date.now()}-${Math.random()}`;
+      await api.addPlayer(game.gameId, game.token, body);
+      added += 1;
+      app.ui.addStatus = t("add.progress", { done: added, total: names.length });
+      app.render();
+    }
+    app.ui.addStatus = t("add.done", { count: added });
+  } catch (err) {
+    app.ui.addStatus = `${t("add.failed", { name: names[added] })} ${errorText(err.code, err.message)}`;
+  } finally {
+    done(added);
+    app.ui.invitesFor = null;
+    app.set({ adding: false });
+    game.refresh();
+  }
+}
+
+// The members a console lists apart from its players (`which` picks them), with their roles.
+export function membersList(view, which) {
+  const others = (view.members || []).filter(which);
+  if (!others.length) return null;
+  return h("section", { class: "members" },
+    h("h2", {}, t("members.title")),
+    h("ul", {}, others.map((m) => h("li", {}, h("span", { class: "code-small" }, m.code ?? ""), " ", m.name, " · ", t(`role.${m.role}`)))));
 }

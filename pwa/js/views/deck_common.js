@@ -3,15 +3,13 @@
 import { h } from "../dom.js";
 import { errorText, t } from "../i18n.js";
 import { ACTIONS, EXCHANGES, LIMPING_MOVES, SUITS, cardLabel, characterOf, isRed, nameOf } from "../stamina.js";
+import { sending } from "./common.js";
+
+export { sending };
 
 // Why the server would refuse (or did refuse) something, in this ruleset's words.
 export function refusalText(code) {
   return errorText(code, "", "stamina-deck");
-}
-
-// A command of this type (matching `match`) is queued or not yet in the view: its button waits.
-export function sending(game, type, match = () => true) {
-  return game.inFlight().some((c) => c.type === type && match(c));
 }
 
 function cardName(card) {

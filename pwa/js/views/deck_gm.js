@@ -2,12 +2,12 @@
 // their QR invites, characters from their sheets, the battle mat, rounds and the initiative order,
 // the fights, acting for any character, cover, and the public feed. The GM sees every card.
 import { h } from "../dom.js";
-import { errorText, t } from "../i18n.js";
-import { api } from "../api.js";
+import { t } from "../i18n.js";
 import {
   FormError, SHEET_NUMBERS, WEAPON_NUMBERS, blankCharacter, characterCommand, characterOf, contactPairs, distance,
   fighting, freeSquare, nameOf, waitedFor, waitingOn,
 } from "../stamina.js";
+import { gameControls, gmPlayers, seedSection } from "./common.js";
 import { actorPanel, deckUi } from "./deck_actions.js";
 import {
   boutBox, cardChips, cardFace, countsLine, feedList, livesBar, livesText, loadedChip, orderList, refusalText, roundLine, sending,
@@ -32,9 +32,7 @@ export function deckGmScreen(app, game) {
         roster(app, game),
         addForm(app, game),
         players(app, game),
-        h("section", { class: "seed" },
-          h("div", {}, t("game.seed_sha256"), " ", h("code", {}, view.game.seed_sha256 ?? "")),
-          view.game.seed && h("div", {}, t("game.seed"), " ", h("code", { testid: "seed" }, view.game.seed))))));
+        seedSection(view))));
 }
 
 // The GM acts for whoever the table waits for (or whose turn it is) unless they pick another.
@@ -57,25 +55,7 @@ function gameHead(app, game) {
       h("span", { class: `chip status-${info.status}`, testid: "game-status", "data-status": info.status }, t(`status.${info.status}`)),
       h("span", { class: "chip" }, t("sd.ruleset")),
       h("span", { class: "chip" }, t("sd.config.summary", { deck: config.stamina_deck_size ?? 20, light: config.wound_light ?? 2, medium: config.wound_medium ?? 5 }))),
-    h("div", { class: "actions" },
-      info.status === "lobby" && h("button", {
-        class: "primary", testid: "start-game", disabled: sending(game, "start_game"),
-        onclick: () => game.send({ type: "start_game" }),
-      }, t("game.start")),
-      info.status === "running" && (ui.confirmEnd
-        ? h("button", {
-          class: "danger", testid: "end-game-confirm", disabled: sending(game, "end_game"),
-          onclick: () => { ui.confirmEnd = false; game.send({ type: "end_game" }); },
-        }, t("game.end_confirm"))
-        : h("button", {
-          class: "secondary", testid: "end-game",
-          onclick: () => {
-            ui.confirmEnd = true;
-            app.render();
-            setTimeout(() => { ui.confirmEnd = false; app.render(); }, 5000);
-          },
-        }, t("game.end"))),
-      h("a", { class: "button secondary", href: "#/invites", testid: "show-invites" }, t("invites.show"))));
+    gameControls(app, game, ui, { replay: false }));
 }
 
 // The round: start the next one, the order with the turn, what the table waits for.
@@ -324,52 +304,8 @@ function addForm(app, game) {
 }
 
 function players(app, game) {
-  const ui = deckUi(app);
-  const view = game.view;
-  const list = (view.members || []).filter((m) => m.role === "player");
-  return h("section", { class: "dc-players" },
-    h("h2", {}, t("players.title", { count: list.length })),
-    list.length > 0 && h("ul", { class: "plain" }, list.map((m) => {
-      const linked = view.characters.filter((c) => c.player_id === m.player_id).map((c) => c.name);
-      return h("li", { testid: `member-${m.player_id}` }, h("span", { class: "code-small" }, m.code), " ", m.name,
-        linked.length ? h("span", { class: "muted" }, ` → ${linked.join(", ")}`) : h("span", { class: "muted" }, ` · ${t("sd.link.none")}`));
-    })),
-    h("form", {
-      class: "add-one",
-      onsubmit: (event) => {
-        event.preventDefault();
-        const names = (ui.newPlayers || "").split("\n").map((n) => n.trim()).filter(Boolean);
-        if (names.length) addNames(app, game, names);
-      },
-    },
-    h("label", { for: "player-list-input" }, t("sd.players.add_hint")),
-    h("textarea", {
-      id: "player-list-input", testid: "player-list-input", rows: "3", placeholder: t("add.paste_placeholder"),
-      oninput: (e) => { ui.newPlayers = e.target.value; },
-    }, ui.newPlayers || ""),
-    h("button", { type: "submit", class: "primary", testid: "add-players", disabled: Boolean(ui.adding) }, t("add.many"))),
-    ui.addStatus && h("div", { class: "hint", testid: "add-status" }, ui.addStatus));
-}
-
-// Players are added over HTTP, one by one; the socket then brings the new view.
-async function addNames(app, game, names) {
-  const ui = deckUi(app);
-  let added = 0;
-  Object.assign(ui, { adding: true, addStatus: t("add.progress", { done: 0, total: names.length }) });
-  app.render();
-  try {
-    for (const name of names) {
-      await api.addPlayer(game.gameId, game.token, { name, role: "player", team: null });
-      added += 1;
-    }
-    ui.addStatus = t("add.done", { count: added });
-  } catch (err) {
-    ui.addStatus = `${t("add.failed", { name: names[added] })} ${errorText(err.code, err.message)}`;
-  } finally {
-    ui.newPlayers = names.slice(added).join("\n");
-    ui.adding = false;
-    app.ui.invitesFor = null;
-    app.render();
-    game.refresh();
-  }
+  return gmPlayers(app, game, deckUi(app), {
+    linked: (m) => game.view.characters.filter((c) => c.player_id === m.player_id).map((c) => c.name),
+    hint: t("sd.players.add_hint"),
+  });
 }

@@ -6,11 +6,9 @@ import { t } from "../i18n.js";
 import { COVERS, LENGTHS, MODIFIERS, attackRefusal, refusal } from "../dice.js";
 import { eventsOf, lastOf, thisRound } from "../dicelog.js";
 import { attackCard, combatantOf, currentTurn, diceFaces, livesText, nameOf, refusalText, signed, turnOrder } from "./dice_common.js";
+import { sending } from "./common.js";
 
-// A command of this type (matching `match`) is queued or not yet in the view: its button waits.
-export function sending(game, type, match = () => true) {
-  return game.inFlight().some((c) => c.type === type && match(c));
-}
+export { sending };
 
 export function beginFight(app, game) {
   const view = game.view;

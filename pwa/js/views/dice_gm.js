@@ -1,11 +1,11 @@
 // The GM's console of a dice-combat game (the organizer): players and their QR invites,
 // combatants from character sheets, the fight, chases, care, corrections and the log.
 import { h } from "../dom.js";
-import { errorText, t } from "../i18n.js";
-import { api } from "../api.js";
+import { t } from "../i18n.js";
 import { COMBATANT_FIELDS, SheetError, download, fieldValue, fileName, refusal, remember, sheetsJson, toSheet } from "../dice.js";
 import { eventsOf, syncLog } from "../dicelog.js";
 import { combatantOf, conditionChip, diceFaces, livesBar, livesText, nameOf, refusalText, signed, woundText } from "./dice_common.js";
+import { gameControls, gmPlayers, seedSection } from "./common.js";
 import { beginFight, chases, fightPanel, sending } from "./dice_fight.js";
 import { playerChoices, sheetEditor } from "./dice_sheets.js";
 
@@ -25,9 +25,7 @@ export function diceGmScreen(app, game) {
         sheetEditor(app, game),
         correction(app, game),
         players(app, game),
-        h("section", { class: "seed" },
-          h("div", {}, t("game.seed_sha256"), " ", h("code", {}, view.game.seed_sha256 ?? "")),
-          view.game.seed && h("div", {}, t("game.seed"), " ", h("code", { testid: "seed" }, view.game.seed))))));
+        seedSection(view))));
 }
 
 function gameHead(app, game) {
@@ -39,26 +37,7 @@ function gameHead(app, game) {
       h("span", { class: `chip status-${info.status}`, testid: "game-status", "data-status": info.status }, t(`status.${info.status}`)),
       h("span", { class: "chip" }, t("dc.ruleset")),
       info.config?.initiative_once && h("span", { class: "chip" }, t("dc.initiative_once"))),
-    h("div", { class: "actions" },
-      info.status === "lobby" && h("button", {
-        class: "primary", testid: "start-game", disabled: sending(game, "start_game"),
-        onclick: () => game.send({ type: "start_game" }),
-      }, t("game.start")),
-      info.status === "running" && (ui.confirmEnd
-        ? h("button", {
-          class: "danger", testid: "end-game-confirm", disabled: sending(game, "end_game"),
-          onclick: () => { ui.confirmEnd = false; game.send({ type: "end_game" }); },
-        }, t("game.end_confirm"))
-        : h("button", {
-          class: "secondary", testid: "end-game",
-          onclick: () => {
-            ui.confirmEnd = true;
-            app.render();
-            setTimeout(() => { ui.confirmEnd = false; app.render(); }, 5000);
-          },
-        }, t("game.end"))),
-      h("a", { class: "button secondary", href: "#/invites", testid: "show-invites" }, t("invites.show")),
-      info.status === "ended" && h("a", { class: "button secondary", href: `#/replay/${encodeURIComponent(game.gameId)}`, testid: "open-replay" }, t("replay.open"))));
+    gameControls(app, game, ui));
 }
 
 function roster(app, game) {
@@ -239,53 +218,10 @@ function correction(app, game) {
 }
 
 function players(app, game) {
-  const ui = app.ui.dice;
-  const list = (game.view.members || []).filter((m) => m.role === "player");
-  return h("section", { class: "dc-players" },
-    h("h2", {}, t("players.title", { count: list.length })),
-    list.length > 0 && h("ul", { class: "plain" }, list.map((m) => {
-      const linked = game.view.combatants.filter((c) => c.player_id === m.player_id).map((c) => c.name);
-      return h("li", { testid: `member-${m.player_id}` }, h("span", { class: "code-small" }, m.code), " ", m.name,
-        linked.length ? h("span", { class: "muted" }, ` → ${linked.join(", ")}`) : h("span", { class: "muted" }, ` · ${t("dc.link.none")}`));
-    })),
-    h("form", {
-      class: "add-one",
-      onsubmit: (event) => {
-        event.preventDefault();
-        const names = (ui.newPlayers || "").split("\n").map((n) => n.trim()).filter(Boolean);
-        if (names.length) addNames(app, game, names);
-      },
-    },
-    h("label", { for: "player-list-input" }, t("dc.players.add_hint")),
-    h("textarea", {
-      id: "player-list-input", testid: "player-list-input", rows: "3", placeholder: t("add.paste_placeholder"),
-      oninput: (e) => { ui.newPlayers = e.target.value; },
-    }, ui.newPlayers || ""),
-    h("button", { type: "submit", class: "primary", testid: "add-players", disabled: Boolean(ui.adding) }, t("add.many"))),
-    ui.addStatus && h("div", { class: "hint", testid: "add-status" }, ui.addStatus));
-}
-
-// Players are added over HTTP, one by one; the socket then brings the new view.
-async function addNames(app, game, names) {
-  const ui = app.ui.dice;
-  let added = 0;
-  Object.assign(ui, { adding: true, addStatus: t("add.progress", { done: 0, total: names.length }) });
-  app.render();
-  try {
-    for (const name of names) {
-      await api.addPlayer(game.gameId, game.token, { name, role: "player", team: null });
-      added += 1;
-    }
-    ui.addStatus = t("add.done", { count: added });
-  } catch (err) {
-    ui.addStatus = `${t("add.failed", { name: names[added] })} ${errorText(err.code, err.message)}`;
-  } finally {
-    ui.newPlayers = names.slice(added).join("\n");
-    ui.adding = false;
-    app.ui.invitesFor = null;
-    app.render();
-    game.refresh();
-  }
+  return gmPlayers(app, game, app.ui.dice, {
+    linked: (m) => game.view.combatants.filter((c) => c.player_id === m.player_id).map((c) => c.name),
+    hint: t("dc.players.add_hint"),
+  });
 }
 
 // The log: what happened, newest first, in words (bleeding, initiative, chases, corrections …).

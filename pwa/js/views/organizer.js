@@ -1,9 +1,9 @@
 // The organizer's console: the game, adding players, active duels and the live table of players.
 import { h } from "../dom.js";
-import { errorText, t } from "../i18n.js";
-import { api } from "../api.js";
+import { t } from "../i18n.js";
 import { formatLeft, inForce } from "../clock.js";
 import { countdown } from "../countdown.js";
+import { addMembers, gameControls, membersList, seedSection } from "./common.js";
 
 const KINDS = ["stun", "wound", "escape", "death"];
 const ROLES = ["player", "organizer", "spectator"];
@@ -20,10 +20,8 @@ export function organizerScreen(app, game) {
     duels(app, game),
     playersTable(app, game),
     addPlayers(app, game),
-    members(view),
-    h("section", { class: "seed" },
-      h("div", {}, t("game.seed_sha256"), " ", h("code", {}, view.game.seed_sha256 ?? "")),
-      view.game.seed && h("div", {}, t("game.seed"), " ", h("code", { testid: "seed" }, view.game.seed))));
+    membersList(view, (m) => m.role !== "player"),
+    seedSection(view));
 }
 
 function gameHead(app, game) {
@@ -39,28 +37,7 @@ function gameHead(app, game) {
       h("span", { class: "chip" }, config.pick_timeout_s
         ? t("config.pick_timeout_short", { count: config.pick_timeout_s })
         : t("config.no_pick_timeout"))),
-    h("div", { class: "actions" },
-      info.status === "lobby" && h("button", {
-        class: "primary", testid: "start-game", disabled: sending(game, "start_game"),
-        onclick: () => game.send({ type: "start_game" }),
-      }, t("game.start")),
-      info.status === "running" && (ui.confirmEnd
-        ? h("button", {
-          class: "danger", testid: "end-game-confirm", disabled: sending(game, "end_game"),
-          onclick: () => {
-            ui.confirmEnd = false;
-            game.send({ type: "end_game" });
-          },
-        }, t("game.end_confirm"))
-        : h("button", {
-          class: "secondary", testid: "end-game",
-          onclick: () => {
-            app.set({ confirmEnd: true });
-            setTimeout(() => app.set({ confirmEnd: false }), 5000);
-          },
-        }, t("game.end"))),
-      h("a", { class: "button secondary", href: "#/invites", testid: "show-invites" }, t("invites.show")),
-      info.status === "ended" && h("a", { class: "button secondary", href: `#/replay/${encodeURIComponent(game.gameId)}`, testid: "open-replay" }, t("replay.open"))));
+    gameControls(app, game, ui));
 }
 
 function addPlayers(app, game) {
@@ -73,7 +50,7 @@ function addPlayers(app, game) {
       onsubmit: (event) => {
         event.preventDefault();
         const name = (ui.newName || "").trim();
-        if (name) addNames(app, game, [name], ui.newRole || "player", () => { ui.newName = ""; });
+        if (name) addMembers(app, game, [name], { role: ui.newRole || "player", done: () => { ui.newName = ""; } });
       },
     },
     h("input", {
@@ -89,9 +66,9 @@ function addPlayers(app, game) {
       onsubmit: (event) => {
         event.preventDefault();
         const names = (ui.nameList || "").split("\n").map((n) => n.trim()).filter(Boolean);
-        if (names.length) addNames(app, game, names, "player", (added) => {
+        if (names.length) addMembers(app, game, names, { role: "player", done: (added) => {
           ui.nameList = names.slice(added).join("\n");
-        });
+        } });
       },
     },
     h("label", { for: "player-list-input" }, t("add.paste")),
@@ -101,28 +78,6 @@ function addPlayers(app, game) {
     }, ui.nameList || ""),
     h("button", { type: "submit", class: "primary", testid: "add-players", disabled: busy }, t("add.many"))),
     ui.addStatus && h("div", { class: "hint", testid: "add-status" }, ui.addStatus));
-}
-
-// Players are added over HTTP, one by one; the socket then brings the new table.
-async function addNames(app, game, names, role, done) {
-  let added = 0;
-  app.set({ adding: true, addStatus: t("add.progress", { done: 0, total: names.length }) });
-  try {
-    for (const name of names) {
-      await api.addPlayer(game.gameId, game.token, { name, role, team: null });
-      added += 1;
-      app.ui.addStatus = t("add.progress", { done: added, total: names.length });
-      app.render();
-    }
-    app.ui.addStatus = t("add.done", { count: added });
-  } catch (err) {
-    app.ui.addStatus = `${t("add.failed", { name: names[added] })} ${errorText(err.code, err.message)}`;
-  } finally {
-    done(added);
-    app.ui.invitesFor = null;
-    app.set({ adding: false });
-    game.refresh();
-  }
 }
 
 function nameOf(view, playerId) {
@@ -248,12 +203,4 @@ function grantForm(app, game, p) {
     h("input", { type: "checkbox", testid: "card-ranged", checked: Boolean(g.ranged), onchange: (e) => { g.ranged = e.target.checked; } }),
     t("card.ranged")),
   h("button", { type: "submit", class: "primary", testid: "grant-card-submit" }, t("grant.submit")));
-}
-
-function members(view) {
-  const others = (view.members || []).filter((m) => m.role !== "player");
-  if (!others.length) return null;
-  return h("section", { class: "members" },
-    h("h2", {}, t("members.title")),
-    h("ul", {}, others.map((m) => h("li", {}, h("span", { class: "code-small" }, m.code ?? ""), " ", m.name, " · ", t(`role.${m.role}`)))));
 }

@@ -6,10 +6,8 @@ import { countdown } from "../countdown.js";
 import { reason } from "../duel.js";
 import { qrSvg } from "../qr.js";
 import { markRevealSeen, seenReveal } from "../session.js";
-import { cardFace, cardView } from "./common.js";
-import { canScan, scanner, stopScan } from "./scanner.js";
-
-export const CODE_PATTERN = /^[A-Z0-9]{4}$/;
+import { cardFace, cardView, codeForm, sendCode, sending, typedPlayer } from "./common.js";
+import { scanner, stopScan } from "./scanner.js";
 
 // What the player's phone asks the wake lock for: a duel or a countdown on screen.
 export function playerNeedsAwake(view) {
@@ -75,48 +73,20 @@ function mainScreen(app, game) {
 
 function challengeForm(app, game, hasCrossbow) {
   const ui = app.ui;
-  const typed = (ui.challengeCode || "").trim().toUpperCase();
-  const target = game.view.players.find((p) => p.code === typed);
-  const waiting = game.inFlight().some((c) => c.type === "challenge");
-  return h("form", {
-    class: "challenge", testid: "challenge-form",
-    onsubmit: (event) => {
-      event.preventDefault();
-      submitChallenge(app, game, ui.challengeCode);
-    },
-  },
-  h("label", { for: "challenge-code" }, t("challenge.label")),
-  h("div", { class: "challenge-row" },
-    h("input", {
-      id: "challenge-code", testid: "challenge-code", value: ui.challengeCode || "", maxlength: "4",
-      autocomplete: "off", autocapitalize: "characters", spellcheck: "false", enterkeyhint: "go",
-      placeholder: "ABCD", "aria-describedby": "challenge-target",
-      oninput: (event) => {
-        ui.challengeCode = event.target.value.toUpperCase();
-        app.render();
-      },
-    }),
-    h("button", { type: "submit", class: "primary", testid: "challenge-submit" }, t("challenge.submit"))),
-  h("div", { class: "hint", id: "challenge-target", testid: "challenge-target" },
-    target ? (target.challengeable ? t("challenge.target", { name: target.name }) : t("challenge.target_busy", { name: target.name })) : ""),
-  hasCrossbow && h("label", { class: "check" },
-    h("input", { type: "checkbox", testid: "challenge-ranged", checked: Boolean(ui.ranged), onchange: (e) => { ui.ranged = e.target.checked; } }),
-    t("challenge.ranged")),
-  waiting && h("div", { class: "chip wait", testid: "challenge-pending" },
-    game.queued.length ? t("challenge.queued") : t("challenge.sent")),
-  canScan() && h("button", { type: "button", class: "secondary", testid: "scan-qr", onclick: () => app.set({ scanning: true }) },
-    t("challenge.scan")));
+  const target = typedPlayer(game.view, ui.challengeCode);
+  return codeForm(app, game, {
+    name: "challenge", field: "challengeCode", label: t("challenge.label"), submit: t("challenge.submit"),
+    hint: target ? (target.challengeable ? t("challenge.target", { name: target.name }) : t("challenge.target_busy", { name: target.name })) : "",
+    extra: hasCrossbow && h("label", { class: "check" },
+      h("input", { type: "checkbox", testid: "challenge-ranged", checked: Boolean(ui.ranged), onchange: (e) => { ui.ranged = e.target.checked; } }),
+      t("challenge.ranged")),
+    pending: sending(game, "challenge"),
+    onCode: (code) => submitChallenge(app, game, code),
+  });
 }
 
 function submitChallenge(app, game, raw) {
-  const code = (raw || "").trim().toUpperCase();
-  app.ui.scanning = false;
-  if (!CODE_PATTERN.test(code)) return app.notify(t("challenge.bad_code"));
-  if (code === game.view.me.code) return app.notify(t("challenge.self"));
-  app.ui.challengeCode = "";
-  game.send({ type: "challenge", target: code, ranged: Boolean(app.ui.ranged) });
-  app.render();
-  return null;
+  return sendCode(app, game, raw, "challengeCode", (code) => ({ type: "challenge", target: code, ranged: Boolean(app.ui.ranged) }));
 }
 
 function duelScreen(app, game) {

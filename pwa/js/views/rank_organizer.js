@@ -5,6 +5,7 @@ import { h } from "../dom.js";
 import { errorText, t } from "../i18n.js";
 import { api } from "../api.js";
 import { isOut, rankName, setupProblems, teamColor, teamName, teams } from "../ranks.js";
+import { addMembers, gameControls, membersList, seedSection } from "./common.js";
 import { carryingText, partsList, rankSelect, sending, teamBadge } from "./rank_common.js";
 
 const ROLES = ["player", "leader", "organizer", "spectator"];
@@ -24,10 +25,8 @@ export function rankOrganizerScreen(app, game) {
     teams(view).map((team) => teamSection(app, game, team)),
     addPlayers(app, game),
     boardLink(app, game),
-    members(view),
-    h("section", { class: "seed" },
-      h("div", {}, t("game.seed_sha256"), " ", h("code", {}, view.game.seed_sha256 ?? "")),
-      view.game.seed && h("div", {}, t("game.seed"), " ", h("code", { testid: "seed" }, view.game.seed))));
+    membersList(view, (m) => m.role === "organizer" || m.role === "spectator"),
+    seedSection(view));
 }
 
 function nameOf(view, playerId) {
@@ -48,29 +47,9 @@ function gameHead(app, game) {
       h("summary", {}, t("org.ranks_config")),
       h("ol", { class: "rank-list" }, ranks.map((r) => h("li", {}, h("b", {}, r.name), " · ", t("status.lives", { count: r.lives })))),
       h("p", { class: "hint" }, t("org.ranks_fixed"))),
-    h("div", { class: "actions" },
-      info.status === "lobby" && h("button", {
-        class: "primary", testid: "start-game", disabled: sending(game, "start_game"),
-        onclick: () => game.send({ type: "start_game" }),
-      }, t("game.start")),
-      info.status === "running" && (ui.confirmEnd
-        ? h("button", {
-          class: "danger", testid: "end-game-confirm", disabled: sending(game, "end_game"),
-          onclick: () => {
-            ui.confirmEnd = false;
-            game.send({ type: "end_game" });
-          },
-        }, t("game.end_confirm"))
-        : h("button", {
-          class: "secondary", testid: "end-game",
-          onclick: () => {
-            app.set({ confirmEnd: true });
-            setTimeout(() => app.set({ confirmEnd: false }), 5000);
-          },
-        }, t("game.end"))),
-      h("a", { class: "button secondary", href: "#/invites", testid: "show-invites" }, t("invites.show")),
-      h("a", { class: "button secondary", href: "#/board", testid: "open-board" }, t("board.open")),
-      info.status === "ended" && h("a", { class: "button secondary", href: `#/replay/${encodeURIComponent(game.gameId)}`, testid: "open-replay" }, t("replay.open"))));
+    gameControls(app, game, ui, {
+      links: h("a", { class: "button secondary", href: "#/board", testid: "open-board" }, t("board.open")),
+    }));
 }
 
 // A start refused with invalid_setup: the server's words, one problem a line.
@@ -225,26 +204,9 @@ function addPlayers(app, game) {
     ui.addStatus && h("div", { class: "hint", testid: "add-status" }, ui.addStatus));
 }
 
-// Members are added over HTTP, one at a time, each with its own command_id (a retry adds nobody).
-async function addNames(app, game, names, role, team, done) {
-  let added = 0;
-  app.set({ adding: true, addStatus: t("add.progress", { done: 0, total: names.length }) });
-  try {
-    for (const name of names) {
-      await api.addPlayer(game.gameId, game.token, { name, role, team, command_id: crypto.randomUUID?.() ?? `${Date.now()}-${Math.random()}` });
-      added += 1;
-      app.ui.addStatus = t("add.progress", { done: added, total: names.length });
-      app.render();
-    }
-    app.ui.addStatus = t("add.done", { count: added });
-  } catch (err) {
-    app.ui.addStatus = `${t("add.failed", { name: names[added] })} ${errorText(err.code, err.message)}`;
-  } finally {
-    done(added);
-    app.ui.invitesFor = null;
-    app.set({ adding: false });
-    game.refresh();
-  }
+// Members are added one at a time, each with its own command_id (a retry adds nobody).
+function addNames(app, game, names, role, team, done) {
+  return addMembers(app, game, names, { role, team, commandIds: true, done });
 }
 
 // A screen for the scoreboard: a spectator whose link opens straight on the board.
@@ -272,12 +234,4 @@ function boardLink(app, game) {
           }
         },
       }, t("org.add_board")));
-}
-
-function members(view) {
-  const others = (view.members || []).filter((m) => m.role === "organizer" || m.role === "spectator");
-  if (!others.length) return null;
-  return h("section", { class: "members" },
-    h("h2", {}, t("members.title")),
-    h("ul", {}, others.map((m) => h("li", {}, h("span", { class: "code-small" }, m.code ?? ""), " ", m.name, " · ", t(`role.${m.role}`)))));
 }

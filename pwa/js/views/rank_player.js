@@ -5,10 +5,10 @@ import { h, svgNode } from "../dom.js";
 import { t } from "../i18n.js";
 import { qrSvg } from "../qr.js";
 import { duelOutcome, isOut, livesTellRank, rankName, teamColor, teamName, teams } from "../ranks.js";
-import { canScan, scanner, stopScan } from "./scanner.js";
+import { codeForm, sendCode, typedPlayer } from "./common.js";
+import { scanner, stopScan } from "./scanner.js";
 import { buzz, carryingText, markSeen, partChip, scoresStrip, seen, sending, statusBanners, teamBadge } from "./rank_common.js";
 
-const CODE_PATTERN = /^[A-Z0-9]{4}$/;
 const TAP_MS = 700;        // a press shorter than this is a tap: the rank stays a few seconds
 const SHOW_AFTER_TAP_MS = 3000;
 
@@ -190,48 +190,20 @@ function statusSection(view) {
 
 function duelForm(app, game) {
   const view = game.view;
-  const ui = app.ui;
-  const typed = (ui.duelCode || "").trim().toUpperCase();
-  const target = view.players.find((p) => p.code === typed);
+  const target = typedPlayer(view, app.ui.duelCode);
   const waiting = sending(game, "duel");
   let hint = "";
   if (target?.player_id === view.me.player_id) hint = t("challenge.self");
   else if (target && target.team_id === view.me.team_id) hint = t("duel.teammate", { name: target.name });
   else if (target) hint = t("duel.target", { name: target.name, team: teamName(view, target.team_id) });
-  return h("form", {
-    class: "challenge", testid: "duel-form",
-    onsubmit: (event) => {
-      event.preventDefault();
-      submitDuel(app, game, ui.duelCode);
-    },
-  },
-  h("label", { for: "duel-code" }, t("duel.code_label")),
-  h("div", { class: "challenge-row" },
-    h("input", {
-      id: "duel-code", testid: "duel-code", value: ui.duelCode || "", maxlength: "4",
-      autocomplete: "off", autocapitalize: "characters", spellcheck: "false", enterkeyhint: "go",
-      placeholder: "ABCD", "aria-describedby": "duel-target",
-      oninput: (event) => {
-        ui.duelCode = event.target.value.toUpperCase();
-        app.render();
-      },
-    }),
-    h("button", { type: "submit", class: "primary", testid: "duel-submit", disabled: waiting }, t("duel.submit"))),
-  h("div", { class: "hint", id: "duel-target", testid: "duel-target" }, hint),
-  waiting && h("div", { class: "chip wait", testid: "duel-pending" }, game.queued.length ? t("challenge.queued") : t("challenge.sent")),
-  canScan() && h("button", { type: "button", class: "secondary", testid: "scan-qr", onclick: () => app.set({ scanning: true }) },
-    t("challenge.scan")));
+  return codeForm(app, game, {
+    name: "duel", field: "duelCode", label: t("duel.code_label"), submit: t("duel.submit"), hint,
+    busy: waiting, pending: waiting, onCode: (code) => submitDuel(app, game, code),
+  });
 }
 
 function submitDuel(app, game, raw) {
-  const code = (raw || "").trim().toUpperCase();
-  app.ui.scanning = false;
-  if (!CODE_PATTERN.test(code)) return app.notify(t("challenge.bad_code"));
-  if (code === game.view.me.code) return app.notify(t("challenge.self"));
-  app.ui.duelCode = "";
-  game.send({ type: "duel", target: code });
-  app.render();
-  return null;
+  return sendCode(app, game, raw, "duelCode", (code) => ({ type: "duel", target: code }));
 }
 
 function raidSection(app, game) {
