@@ -141,7 +141,6 @@ function combatantDetail(app, game, c) {
           title: healerBusy ? refusalText(healerBusy) : t("dc.aid.hint"),
           onclick: () => game.send({ type: "first_aid", healer_id: healer.combatant_id, patient_id: id }),
         }, t("dc.aid.submit"))),
-      firstAidResult(game, id),
       h("div", { class: "care-row" },
         h("input", {
           testid: `stop-reason-${id}`, value: ui.stopReason[id] ?? "", maxlength: "200", placeholder: t("dc.stop.reason"), "aria-label": t("dc.stop.reason"),
@@ -155,7 +154,9 @@ function combatantDetail(app, game, c) {
             ui.stopReason[id] = "";
             return game.send({ type: "stop_bleeding", combatant_id: id, reason });
           },
-        }, t("dc.stop.submit")))));
+        }, t("dc.stop.submit")))),
+    // Outside the care block: a successful first aid stops the bleeding, and with it the block.
+    firstAidResult(game, id));
 }
 
 function firstAidResult(game, patientId) {
