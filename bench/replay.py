@@ -27,7 +27,7 @@ from bench.duels import ROOT, free_port
 from server import migrate
 from server.hub import Hub
 from server.models import GameRow
-from server.referee import Referee
+from server.referee import Referee, paused_gc
 from server.rules import RULESETS
 from server.rules.card_duel.commands import Challenge, Pick
 from server.rules.core import Context, Event, Member, RuleError, fold
@@ -150,7 +150,8 @@ def main() -> None:
         asyncio.run(write(url, log, sizes))
         print(f"wrote them in {time.perf_counter() - began:.1f} s", flush=True)
         began = time.perf_counter()
-        fold(RULES, log)
+        with paused_gc():  # as the server folds a log it loads
+            fold(RULES, log)
         projection = len(log) / (time.perf_counter() - began)
         loading = asyncio.run(load(url))
         up, first_view = start_server(url)

@@ -93,6 +93,7 @@ class Backend(Protocol):
     async def write(self, rows: Rows) -> None: ...
     async def game(self, game_id: str) -> dict[str, Any] | None: ...
     async def events(self, game_id: str, after: int, limit: int | None) -> list[EventTuple]: ...
+    async def history(self, game_id: str) -> list[tuple[int, str, str, str | None]]: ...
     async def token(self, token: str) -> tuple[str, str] | None: ...
     async def tokens(self, game_id: str) -> dict[str, str]: ...
     async def listen(self, heard: Heard) -> None: ...
@@ -155,6 +156,12 @@ class SqlBackend:
             .order_by(EVENTS.c.seq)
             .limit(limit)
         )
+        async with self.engine.connect() as conn:
+            return [tuple(row) for row in (await conn.execute(query)).all()]
+
+    async def history(self, game_id: str) -> list[tuple[int, str, str, str | None]]:
+        columns = (EVENTS.c.seq, EVENTS.c.type, EVENTS.c.data, EVENTS.c.command_id)
+        query = select(*columns).where(EVENTS.c.game_id == game_id).order_by(EVENTS.c.seq)
         async with self.engine.connect() as conn:
             return [tuple(row) for row in (await conn.execute(query)).all()]
 
@@ -288,6 +295,12 @@ class SqliteBackend:
             game_id,
             after,
             -1 if limit is None else limit,
+        )
+
+    async def history(self, game_id: str) -> list[tuple[int, str, str, str | None]]:
+        return await self.read(
+            "SELECT seq, type, data, command_id FROM events WHERE game_id = ? ORDER BY seq",
+            game_id,
         )
 
     async def token(self, token: str) -> tuple[str, str] | None:

@@ -146,11 +146,10 @@ class Referee:
         if game is None:
             return None
         with paused_gc():
-            log = await self.store.events(game_id)
+            log, answers = await self.store.history(game_id)
             ruleset = RULESETS[game.ruleset]
-            state = fold(ruleset, [recorded.event for recorded in log])
-        seq = log[-1].seq
-        answers = {r.command_id: r.seq for r in log if r.command_id is not None}
+            state = fold(ruleset, log)
+        seq = len(log)  # seq runs 1..N without gaps
         table = Table(game_id, ruleset, bytes.fromhex(game.seed), state, seq, state, seq, answers)
         self.tables[game_id] = table
         return table

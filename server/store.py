@@ -119,6 +119,15 @@ class Store:
             )
         ]
 
+    async def history(self, game_id: str) -> tuple[list[Event], dict[str, int]]:
+        """A game's whole log as the rules replay it, and its command ids' answers: the least a
+        server reads to load a game (`events` carries all an export needs, and costs more)."""
+        loads = orjson.loads
+        rows = await self.backend.history(game_id)
+        events = [Event(type_, loads(data)) for _, type_, data, _ in rows]
+        answers = {command_id: seq for seq, _, _, command_id in rows if command_id is not None}
+        return events, answers
+
     async def token(self, token: str) -> tuple[str, str] | None:
         """The game and player a token acts for."""
         return await self.backend.token(token)

@@ -107,14 +107,29 @@ REPLACERS: dict[type, Callable[..., Any]] = {}
 
 def replacer(cls: type) -> Callable[..., Any]:
     """A `replace` written out for one dataclass, so that Python binds the changed fields as
-    keyword arguments instead of looking each field up by name."""
+    keyword arguments instead of looking each field up by name. The new object is filled in
+    directly: a frozen dataclass's own __init__ looks up `object.__setattr__` for every field,
+    which made it the bulk of replaying a log."""
     if cls in REPLACERS:
         return REPLACERS[cls]
     names = [f.name for f in fields(cls)]
     parameters = ", ".join(f"{name}=_KEEP" for name in names)
-    values = ", ".join(f"obj.{name} if {name} is _KEEP else {name}" for name in names)
-    namespace: dict[str, Any] = {"cls": cls, "_KEEP": _KEEP}
-    exec(f"def replace(obj, *, {parameters}):\n    return cls({values})", namespace)
+    if hasattr(cls, "__post_init__"):  # the class finishes itself: let its __init__ run
+        values = ", ".join(f"obj.{name} if {name} is _KEEP else {name}" for name in names)
+        body = f"    return cls({values})"
+    else:
+        sets = "".join(
+            f"    _set(new, {name!r}, obj.{name} if {name} is _KEEP else {name})\n"
+            for name in names
+        )
+        body = f"    new = _new(cls)\n{sets}    return new"
+    namespace: dict[str, Any] = {
+        "cls": cls,
+        "_KEEP": _KEEP,
+        "_new": object.__new__,
+        "_set": object.__setattr__,
+    }
+    exec(f"def replace(obj, *, {parameters}):\n{body}", namespace)
     made: Callable[..., Any] = namespace["replace"]
     REPLACERS[cls] = made
     return made
