@@ -70,7 +70,7 @@ export function sending(game, type, match = () => true) {
 
 // A console's actions: start, end (a second tap within 5 s confirms; `ui.confirmEnd` holds the
 // first), the invite sheet, any `links` of the ruleset's own, and the replay once the game ended.
-export function gameControls(app, game, ui, { links = null, replay = true } = {}) {
+export function gameControls(app, game, ui, { links = null } = {}) {
   const info = game.view.game;
   return h("div", { class: "actions" },
     info.status === "lobby" && h("button", {
@@ -92,7 +92,7 @@ export function gameControls(app, game, ui, { links = null, replay = true } = {}
       }, t("game.end"))),
     h("a", { class: "button secondary", href: "#/invites", testid: "show-invites" }, t("invites.show")),
     links,
-    replay && info.status === "ended" && h("a", {
+    info.status === "ended" && h("a", {
       class: "button secondary", href: `#/replay/${encodeURIComponent(game.gameId)}`, testid: "open-replay",
     }, t("replay.open")));
 }

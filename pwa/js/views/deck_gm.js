@@ -55,7 +55,7 @@ function gameHead(app, game) {
       h("span", { class: `chip status-${info.status}`, testid: "game-status", "data-status": info.status }, t(`status.${info.status}`)),
       h("span", { class: "chip" }, t("sd.ruleset")),
       h("span", { class: "chip" }, t("sd.config.summary", { deck: config.stamina_deck_size ?? 20, light: config.wound_light ?? 2, medium: config.wound_medium ?? 5 }))),
-    gameControls(app, game, ui, { replay: false }));
+    gameControls(app, game, ui));
 }
 
 // The round: start the next one, the order with the turn, what the table waits for.
