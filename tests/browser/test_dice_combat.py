@@ -211,8 +211,12 @@ async def test_gm_runs_two_rounds_with_a_phone_rolling(
         )
         now = await check_lives()
         last = now["recent"][-1]
-        assert last["attacker_id"] == baldur and last["result"]["hit"]
-        await expect(alice.get_by_test_id("attack-verdict")).to_contain_text("ZÁSAH")
+        assert last["attacker_id"] == baldur
+        # Against a helpless goblin every blow hits; against its active defence (round 2) the
+        # goblin's sixes can still make Baldur miss: the phone says what the server decided.
+        assert last["result"]["hit"] or round_no == 2
+        verdict = "ZÁSAH" if last["result"]["hit"] else "VEDLE"
+        await expect(alice.get_by_test_id("attack-verdict")).to_contain_text(verdict)
         assert await faces(alice, "attack") == last["rolls"]["attack"]["dice"]
         assert await faces(gm, "attack") == last["rolls"]["attack"]["dice"]
         if round_no == 1:
