@@ -95,7 +95,16 @@ async def test_replay_shows_every_viewer_what_they_saw_live(
                 headers=game.auth(people[2]["token"]),
             )
             assert replayed.status_code == 200, replayed.text
-            assert replayed.json()["view"] == message["view"], (viewer, message["seq"])
+            again = replayed.json()["view"]
+            differing = {
+                k: (again.get(k), v) for k, v in message["view"].items() if again.get(k) != v
+            }
+            assert again == message["view"], (
+                viewer,
+                message["seq"],
+                message["server_time"],
+                differing,
+            )
         await recorder.close()
 
 
