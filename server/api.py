@@ -112,10 +112,16 @@ async def command(request: Request) -> Response:
     return JSONResponse({"seq": answer.seq, "duplicate": answer.duplicate})
 
 
-async def events(request: Request) -> Response:
+async def after_the_game(request: Request, what: str) -> tuple[Table, Member]:
+    """The log and the replay hold every secret: the organizer's, and everybody's once ended."""
     table, member = await seat(request)
     if member.role != "organizer" and table.committed_state.roster.status != "ended":
-        raise RuleError("forbidden", "the log opens to everybody when the game ends")
+        raise RuleError("forbidden", f"the {what} opens to everybody when the game ends")
+    return table, member
+
+
+async def events(request: Request) -> Response:
+    table, _ = await after_the_game(request, "log")
     after = request.query_params.get("after", "0")
     if not after.isdigit():
         raise RuleError("invalid", "after: a whole number")
@@ -129,9 +135,7 @@ async def events(request: Request) -> Response:
 async def replay(request: Request) -> Response:
     """A view at any seq, as any member (or `public`) saw it then: organizer; everybody once the
     game has ended, like the log."""
-    table, member = await seat(request)
-    if member.role != "organizer" and table.committed_state.roster.status != "ended":
-        raise RuleError("forbidden", "the replay opens to everybody when the game ends")
+    table, member = await after_the_game(request, "replay")
     seq_text = request.query_params.get("seq", str(table.committed_seq))
     if not seq_text.isdigit() or not 1 <= int(seq_text) <= table.committed_seq:
         raise RuleError("invalid", f"seq: a whole number from 1 to {table.committed_seq}")

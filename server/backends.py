@@ -103,20 +103,18 @@ class Backend(Protocol):
 class SqlBackend:
     """Through SQLAlchemy's async engine: asyncpg on PostgreSQL."""
 
-    def __init__(self, engine: AsyncEngine, postgres: bool = True) -> None:
+    def __init__(self, engine: AsyncEngine) -> None:
         self.engine = engine
-        self.postgres = postgres
 
     async def write(self, rows: Rows) -> None:
         game_ids = sorted(rows.heads)
         try:
             async with self.engine.begin() as conn:
-                if self.postgres:
-                    # One transaction-scoped lock per game, taken in a fixed order so two
-                    # appenders never wait on each other in a cycle.
-                    for game_id in game_ids:
-                        lock = text("SELECT pg_advisory_xact_lock(hashtext(:g))")
-                        await conn.execute(lock, {"g": game_id})
+                # One transaction-scoped lock per game, taken in a fixed order so two
+                # appenders never wait on each other in a cycle.
+                for game_id in game_ids:
+                    lock = text("SELECT pg_advisory_xact_lock(hashtext(:g))")
+                    await conn.execute(lock, {"g": game_id})
                 found = {}
                 for game_id in game_ids:  # each game's last event, through the key's index
                     query = (

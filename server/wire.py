@@ -43,9 +43,10 @@ def bearer(connection: HTTPConnection) -> str | None:
     return token.strip() if scheme.lower() == "bearer" and token.strip() else None
 
 
-def field(body: Json, name: str, *, required: bool = True) -> Any:
+def field(body: Json, name: str) -> Any:
+    """A required field, taken out of the body."""
     value = body.pop(name, None)
-    if value is None and required:
+    if value is None:
         raise RuleError("invalid", f"{name}: field required")
     return value
 
