@@ -4,7 +4,7 @@ import asyncio
 import os
 import secrets
 import socket
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import asyncpg
@@ -47,11 +47,6 @@ async def postgres_url() -> AsyncIterator[str]:
     await conn.close()
 
 
-@pytest.fixture
-def sqlite_url(tmp_path: Path) -> str:
-    return f"sqlite:///{tmp_path / 'bijse.db'}"
-
-
 @pytest.fixture(params=["sqlite", "postgres"])
 def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     """Each backend in turn: the conformance suites run against both."""
@@ -91,8 +86,3 @@ async def live_server(session_dir: Path) -> AsyncIterator[str]:
     """A real uvicorn on a loopback port, serving the app from a fresh SQLite file."""
     async for url in serve(f"sqlite:///{session_dir / 'live.db'}"):
         yield url
-
-
-@pytest.fixture(scope="session")
-def repo_root() -> Iterator[Path]:
-    yield Path(__file__).resolve().parent.parent
