@@ -2,18 +2,28 @@
 // server_time - midpoint(send, receive). The sample with the shortest round trip wins.
 let offset = 0;
 let samples = [];
+// The latest server time the server has told us of: server time is never earlier than that.
+// It keeps a sampling error of a few milliseconds from showing a fresh 5:00 stun as 5:01.
+let floor = -Infinity;
 const listeners = new Set();
 
 // A rough sample (a pushed view's server_time, trip unknown) counts only until a real one comes.
 export function sample(sentMs, receivedMs, serverIso, { rough = false } = {}) {
   const server = Date.parse(serverIso);
   if (Number.isNaN(server)) return;
+  seen(serverIso);
   const rtt = rough ? 60000 : Math.max(0, receivedMs - sentMs);
   samples = [...samples, { rtt, offset: server - (sentMs + receivedMs) / 2 }].slice(-8);
   const next = samples.reduce((best, s) => (s.rtt < best.rtt ? s : best)).offset;
   const moved = Math.abs(next - offset) > 250;
   offset = next;
   if (moved) listeners.forEach((listener) => listener());
+}
+
+// A message's server_time: the server's clock had reached it when it was sent.
+export function seen(serverIso) {
+  const server = Date.parse(serverIso);
+  if (!Number.isNaN(server)) floor = Math.max(floor, server);
 }
 
 export function hasSamples() {
@@ -26,7 +36,7 @@ export function onChange(listener) {
 }
 
 export function serverNow() {
-  return Date.now() + offset;
+  return Math.max(Date.now() + offset, floor);
 }
 
 export function getOffset() {

@@ -37,6 +37,7 @@ export class Game extends EventTarget {
       token: this.token,
       after: () => this.seq,
       onView: (message) => {
+        clock.seen(message.server_time);
         if (!clock.hasSamples()) clock.sample(Date.now(), Date.now(), message.server_time, { rough: true });
         this.applyView(message);
       },
