@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Set everything up and run the whole suite: lint, types, and every test, PostgreSQL and the
-# browser included. Installs Chromium and PostgreSQL with apt where they are missing (as root).
+# browser included. Installs Chromium, PostgreSQL, Caddy and certutil with apt where they are
+# missing (as root).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./deploy/setup.sh test
@@ -31,7 +32,7 @@ if [ -z "${BIJSE_TEST_POSTGRES_URL:-}" ]; then
     export BIJSE_TEST_POSTGRES_URL="postgresql://postgres:bijse@127.0.0.1:5432/postgres"
   fi
 fi
-export BIJSE_REQUIRE_POSTGRES=1 BIJSE_REQUIRE_BROWSER=1  # never skip these silently
+export BIJSE_REQUIRE_POSTGRES=1 BIJSE_REQUIRE_BROWSER=1 BIJSE_REQUIRE_CADDY=1  # never skip these silently
 
 .venv/bin/ruff check server migrations tests bench
 .venv/bin/mypy

@@ -10,6 +10,7 @@ import asyncio
 import ipaddress
 import os
 import shutil
+import signal
 import ssl
 import subprocess
 import sys
@@ -168,3 +169,34 @@ def listening(pid: int) -> set[tuple[str, int]]:
             raw = b"".join(raw[i : i + 4][::-1] for i in range(0, size, 4))
             found.add((str(ipaddress.ip_address(raw)), int(port, 16)))
     return found
+
+
+@asynccontextmanager
+async def field_script(
+    state: Path, port: int, http_port: int, https_port: int
+) -> AsyncIterator[str]:
+    """Runs the real deploy/field.sh for NAME (and 127.0.0.1) on these ports, bound to loopback,
+    until the block ends (then Ctrl-C, as an organizer stops it); yields what it printed."""
+    need_caddy()
+    script = subprocess.Popen(
+        [
+            *(str(ROOT / "deploy" / "field.sh"), "--name", NAME, "--name", "127.0.0.1"),
+            *("--http-port", str(http_port), "--https-port", str(https_port), "--port", str(port)),
+            *("--bind", "127.0.0.1", "--state", str(state)),
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    assert script.stdout is not None
+    printed: list[str] = []
+    try:
+        while not printed or not printed[-1].startswith("Ctrl-C stops"):
+            line = await asyncio.wait_for(asyncio.to_thread(script.stdout.readline), 60)
+            assert line, "".join(printed)
+            printed.append(line)
+        yield "".join(printed)
+    finally:
+        script.send_signal(signal.SIGINT)
+        script.wait(timeout=20)
+        script.stdout.close()

@@ -4,7 +4,6 @@
 import asyncio
 import hashlib
 import json
-import signal
 import ssl
 import subprocess
 import sys
@@ -17,7 +16,18 @@ import websockets
 from server.app import create_app
 from server.forwarded import Proxies, behind
 from tests.conftest import free_port
-from tests.proxy import NAME, ROOT, caddy, listening, need_caddy, serve, stop, trusting, via_name
+from tests.proxy import (
+    NAME,
+    ROOT,
+    caddy,
+    field_script,
+    listening,
+    need_caddy,
+    serve,
+    stop,
+    trusting,
+    via_name,
+)
 
 
 def globals_for_tests(http_port: int, https_port: int) -> str:
@@ -128,27 +138,8 @@ async def test_public_host_recipe_redirects_proxies_sockets_and_keeps_the_server
 async def test_field_script_serves_https_from_its_own_ca_and_a_page_to_trust_it(
     tmp_path: Path,
 ) -> None:
-    need_caddy()
     port, http_port, https_port = free_port(), free_port(), free_port()
-    state = tmp_path / "state"
-    script = subprocess.Popen(
-        [
-            *(str(ROOT / "deploy" / "field.sh"), "--name", NAME, "--name", "127.0.0.1"),
-            *("--http-port", str(http_port), "--https-port", str(https_port), "--port", str(port)),
-            *("--bind", "127.0.0.1", "--state", str(state)),
-        ],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-    )
-    assert script.stdout is not None
-    printed = []
-    try:
-        while not printed or not printed[-1].startswith("Ctrl-C stops"):
-            line = await asyncio.wait_for(asyncio.to_thread(script.stdout.readline), 60)
-            assert line, "".join(printed)
-            printed.append(line)
-        output = "".join(printed)
+    async with field_script(tmp_path / "state", port, http_port, https_port) as output:
         game_url, page_url = f"https://{NAME}:{https_port}", f"http://{NAME}:{http_port}"
         assert f"Organizer, on this laptop:  {game_url}/" in output
         assert f"{page_url}/" in output and "█" in output  # the phones' page, and its QR
@@ -183,10 +174,6 @@ async def test_field_script_serves_https_from_its_own_ca_and_a_page_to_trust_it(
             assert answer.json() == {"join_origin": game_url}  # --public-url from the script
             by_address = await client.get(f"https://127.0.0.1:{https_port}/healthz")
             assert by_address.json() == {"ok": True}
-    finally:
-        script.send_signal(signal.SIGINT)
-        script.wait(timeout=20)
-        script.stdout.close()
     async with httpx.AsyncClient() as client:  # Ctrl-C stopped the server too
         try:
             await client.get(f"http://127.0.0.1:{port}/healthz")
