@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Shared by serve.sh and test.sh: a virtualenv in .venv with the project installed (editable).
-# Reinstalls only when pyproject.toml changed since the last install.
+# Reinstalls only when pyproject.toml changed since the last install (one with extras counts).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 extras="${1:-}"
@@ -9,7 +9,10 @@ if [ ! -x .venv/bin/python ]; then
   "$python" -m venv .venv
 fi
 stamp=".venv/.installed${extras:+-$extras}"
-if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
+fresh() { [ -f "$1" ] && [ ! pyproject.toml -nt "$1" ]; }
+# The project without extras is in every install: a fresh install with extras will do.
+if [ -z "$extras" ]; then for other in .venv/.installed-*; do fresh "$other" && exit 0; done; fi
+if ! fresh "$stamp"; then
   .venv/bin/pip install --quiet --upgrade pip
   .venv/bin/pip install --quiet -e ".${extras:+[$extras]}"
   touch "$stamp"

@@ -1,7 +1,7 @@
 // Service worker: keeps the app shell so the app opens with no signal after the first visit.
 // Shell files are answered from the cache at once and refreshed in the background; the API
 // and the socket always go to the network. Bump VERSION when the list of files changes.
-const VERSION = "bijse-shell-v7";
+const VERSION = "bijse-shell-v8";
 const SHELL = [
   "./",
   "./manifest.webmanifest",
@@ -64,6 +64,7 @@ const SHELL = [
   "./js/views/rank_player.js",
   "./js/views/replay.js",
   "./js/views/scanner.js",
+  "./js/views/secure.js",
   "./js/views/spectator.js",
 ];
 const SCOPE = new URL("./", self.location).pathname;

@@ -47,9 +47,20 @@ async def seat(request: Request, *roles: str) -> tuple[Table, Member]:
     return table, member
 
 
+def join_origin(request: Request) -> str:
+    """Where join links point: --public-url, else the scheme and host this request came to (a
+    trusted proxy's forwarded ones: see server/forwarded.py)."""
+    public: str | None = request.app.state.public_url
+    return public or str(request.base_url).rstrip("/")
+
+
 def join_url(request: Request, game_id: str, token: str) -> str:
-    base = request.app.state.public_url or str(request.base_url).rstrip("/")
-    return f"{base}/#/join/{game_id}/{token}"
+    return f"{join_origin(request)}/#/join/{game_id}/{token}"
+
+
+async def join_origin_route(request: Request) -> Response:
+    """The origin of the join links this console's invites get: the console warns by it."""
+    return JSONResponse({"join_origin": join_origin(request)})
 
 
 async def healthz(request: Request) -> Response:

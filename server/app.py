@@ -48,6 +48,7 @@ def create_app(
         Route("/healthz", api.healthz),
         Route("/api/openapi.json", openapi),
         Route("/api/rulesets", api.rulesets),
+        Route("/api/join-origin", api.join_origin_route),
         Route("/api/games", api.create_game, methods=["POST"]),
         Route("/api/games/{gid}/players", api.add_player, methods=["POST"]),
         Route("/api/games/{gid}/view", api.view),

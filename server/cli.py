@@ -13,6 +13,7 @@ import uvicorn
 
 from server import migrate
 from server.database import BadDatabaseUrl, check_writable, parse_url
+from server.forwarded import Proxies, behind
 
 DEFAULT_DATABASE = "sqlite:///bijse.db"
 
@@ -33,6 +34,11 @@ def main(argv: list[str] | None = None) -> int:
         "--public-url",
         default=os.environ.get("BIJSE_PUBLIC_URL"),
         help="the URL phones reach the server at, for join links",
+    )
+    serve.add_argument(
+        "--forwarded-allow-ips",
+        default=os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1,::1"),
+        help="the proxies whose X-Forwarded-Host/-Proto/-For are believed (default: loopback)",
     )
     mig = commands.add_parser("migrate", help="bring the database schema up to date")
     mig.add_argument("--database-url", default=None)
@@ -73,6 +79,10 @@ def main(argv: list[str] | None = None) -> int:
         if error.errno == errno.EADDRINUSE:
             return fail(f"port {args.port} on {args.host} is in use")
         return fail(f"cannot listen on {args.host}:{args.port}: {error.strerror}")
+    try:
+        proxies = Proxies(args.forwarded_allow_ips)
+    except ValueError as error:
+        return fail(f"--forwarded-allow-ips: {error}")
     from server.app import create_app
 
     app = create_app(
@@ -81,11 +91,11 @@ def main(argv: list[str] | None = None) -> int:
     # No permessage-deflate: a view is a few KiB, and compressing every one costs the server
     # more CPU than the bytes it saves.
     config = uvicorn.Config(
-        app,
+        behind(app, proxies),
         log_level="warning",
         ws_max_size=1024 * 1024,
         ws_per_message_deflate=False,
-        proxy_headers=True,
+        proxy_headers=False,  # behind() applies them, the host included
         lifespan="on",
     )
     server = uvicorn.Server(config)

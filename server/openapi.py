@@ -102,6 +102,13 @@ def spec() -> Json:
                     "The rulesets and their config schemas", answer("rulesets"), auth=False
                 )
             },
+            "/api/join-origin": {
+                "get": operation(
+                    "The origin of the join links this request's invites get",
+                    answer("join_origin"),
+                    auth=False,
+                )
+            },
             "/api/games": {
                 "post": operation(
                     "Create a game; answers the organizer's token",

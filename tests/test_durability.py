@@ -11,35 +11,11 @@ import httpx
 
 from tests.client import Game
 from tests.conftest import free_port
+from tests.proxy import serve
 
 
 async def start(database: Path, port: int) -> subprocess.Popen[bytes]:
-    log = database.with_suffix(".log")
-    with log.open("ab") as output:
-        process = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "server.cli",
-                "serve",
-                "--port",
-                str(port),
-                "--database-url",
-                f"sqlite:///{database}",
-            ],
-            stdout=output,
-            stderr=output,
-        )
-    async with httpx.AsyncClient() as client:
-        for _ in range(200):
-            try:
-                if (await client.get(f"http://127.0.0.1:{port}/healthz")).status_code == 200:
-                    return process
-            except httpx.TransportError:
-                await asyncio.sleep(0.05)
-    process.kill()
-    process.wait()
-    raise AssertionError(log.read_text())
+    return await serve(port, f"sqlite:///{database}", database.with_suffix(".log"))
 
 
 async def test_every_acknowledged_event_survives_kill_9(tmp_path: Path) -> None:

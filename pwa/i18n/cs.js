@@ -1370,4 +1370,12 @@ export default {
   "error.dice-combat.not_found": "Nenalezeno: {message}",
   "error.dice-combat.invalid": "Neplatné: {message}",
   "error.dice-combat.forbidden": "Tohle hází jen hráč té postavy, nebo PJ.",
+  "secure.insecure_title": "Nezabezpečené spojení (http)",
+  "secure.insecure_lost": "Bez https telefon nepodrží hru bez signálu, nejde nainstalovat, displej může zhasnout a nefunguje skenování QR ani kopírování.",
+  "secure.insecure_do": "Otevři pozvánku s adresou https:// – o tu si řekni organizátorovi.",
+  "secure.invites_loopback_title": "Pozvánky míří jen na tento počítač",
+  "secure.invites_loopback": "Odkazy a QR kódy vedou na {origin}: telefony se tam nedostanou.",
+  "secure.invites_insecure_title": "Pozvánky míří na nešifrované http",
+  "secure.invites_insecure": "Odkazy a QR kódy vedou na {origin}: telefony tam nebudou mít hru bez signálu, instalaci, svítící displej, skenování QR ani kopírování.",
+  "secure.invites_do": "Spusť server přes https (deploy/field.sh v terénu, Caddy s doménou na serveru) nebo s --public-url a otevři konzoli na adrese, kterou vypíše.",
 };

@@ -1143,4 +1143,12 @@ export default {
   "error.dice-combat.not_found": "Not found: {message}",
   "error.dice-combat.invalid": "Invalid: {message}",
   "error.dice-combat.forbidden": "Only this character's player or the GM rolls this.",
+  "secure.insecure_title": "Connection not secure (http)",
+  "secure.insecure_lost": "Without https the phone cannot keep the game with no signal, cannot install it, the screen may go dark, and QR scanning and copying do not work.",
+  "secure.insecure_do": "Open an invite whose address starts with https:// – ask the organizer for one.",
+  "secure.invites_loopback_title": "The invites point at this computer only",
+  "secure.invites_loopback": "Links and QR codes lead to {origin}: phones cannot get there.",
+  "secure.invites_insecure_title": "The invites point at plain http",
+  "secure.invites_insecure": "Links and QR codes lead to {origin}: phones will have no game without signal, no install, no screen kept on, no QR scanning and no copying there.",
+  "secure.invites_do": "Run the server over https (deploy/field.sh in the field, Caddy with a domain on a server) or with --public-url, and open the console at the address it prints.",
 };

@@ -18,6 +18,7 @@ import { rankNeedsAwake, rankScreen } from "./views/rank_bases.js";
 import { diceNeedsAwake, diceScreen } from "./views/dice_combat.js";
 import { deckNeedsAwake, deckScreen } from "./views/deck_game.js";
 import { openReplay, replayScreen } from "./views/replay.js";
+import { insecureBanner, inviteAddressWarning } from "./views/secure.js";
 
 const root = document.getElementById("app");
 let game = null;
@@ -112,6 +113,8 @@ function render() {
   const onGame = page !== "games" && game;
   mount(root, h("div", { class: `app page-${page}` },
     topbar(app, onGame ? game : null),
+    insecureBanner(),
+    onGame && page !== "replay" && game.view?.me?.role === "organizer" && inviteAddressWarning(app),
     errorList(onGame ? game : null, app.notices),
     screen()));
   const view = onGame && page !== "replay" ? game.view : null;

@@ -7,6 +7,7 @@ unless BIJSE_REQUIRE_BROWSER is set, which turns the skip into a failure.
 
 import os
 from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
@@ -50,22 +51,31 @@ async def browser(pw: Playwright) -> AsyncIterator[Browser]:
     await browser.close()
 
 
-@pytest.fixture
-async def phone(pw: Playwright, browser: Browser, live_server: str) -> AsyncIterator[Phone]:
-    """A factory of phone-sized browser contexts (Pixel 7); all closed after the test."""
+@asynccontextmanager
+async def phones(pw: Playwright, browser: Browser, base_url: str) -> AsyncIterator[Phone]:
+    """A factory of phone-sized browser contexts (Pixel 7) on `base_url`; closed at the end."""
     contexts: list[BrowserContext] = []
 
     async def make(**options: Any) -> BrowserContext:
         context = await browser.new_context(
-            **{**pw.devices["Pixel 7"], "base_url": live_server, **options}
+            **{**pw.devices["Pixel 7"], "base_url": base_url, **options}
         )
         context.set_default_timeout(10_000)
         contexts.append(context)
         return context
 
-    yield make
-    for context in contexts:
-        await context.close()
+    try:
+        yield make
+    finally:
+        for context in contexts:
+            await context.close()
+
+
+@pytest.fixture
+async def phone(pw: Playwright, browser: Browser, live_server: str) -> AsyncIterator[Phone]:
+    """Phones on the live server (keyword arguments override the context's options)."""
+    async with phones(pw, browser, live_server) as make:
+        yield make
 
 
 @pytest.fixture

@@ -175,3 +175,15 @@ async def new_rank_game(
     if start:
         await command(api, gid, org, {"type": "start_game"})
     return {"gid": gid, "org": org, "people": people}
+
+
+async def challenge_on_phone(page: Page, code: str) -> None:
+    """The player on `page` challenges the player with `code`, typed as on the phone."""
+    await page.get_by_test_id("challenge-code").fill(code)
+    await page.get_by_test_id("challenge-submit").click()
+    await page.get_by_test_id("duel").wait_for()
+
+
+async def pick_on_phone(page: Page, title: str) -> None:
+    await page.locator('[data-testid^="card-"]', has_text=title).click()
+    await page.get_by_test_id("my-pick").wait_for()

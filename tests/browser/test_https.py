@@ -1,0 +1,238 @@
+"""Phones through the real Caddy on a name that is not loopback (bijse.test, mapped to 127.0.0.1
+by Chromium's resolver rules), trusting the proxy's CA through an NSS db in a HOME of their own:
+the field laptop (deploy/field.sh), plain http on that name, and two instances on one PostgreSQL
+behind deploy/Caddyfile, one of them killed mid-duel."""
+
+import hashlib
+import hmac
+import os
+import re
+import signal
+import subprocess
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from playwright.async_api import Browser, Page, Playwright, WebSocketRoute, expect
+
+from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, phones
+from tests.browser.helpers import (
+    STUN_CARD,
+    WOUND_CARD,
+    Phone,
+    challenge_on_phone,
+    events,
+    new_game,
+    pick_on_phone,
+    server_view,
+    shot,
+)
+from tests.conftest import free_port
+from tests.proxy import NAME, ROOT, caddy, field_script, serve, stop
+from tests.test_field import globals_for_tests
+
+
+@asynccontextmanager
+async def trusting_browser(pw: Playwright, ca: Path, home: Path) -> AsyncIterator[Browser]:
+    """Chromium that resolves NAME to 127.0.0.1 and trusts `ca` (Linux Chromium reads the NSS db
+    in $HOME/.pki/nssdb: certutil from libnss3-tools writes it)."""
+    nssdb = home / ".pki" / "nssdb"
+    nssdb.mkdir(parents=True, exist_ok=True)
+    for args in (
+        ["-N", "--empty-password"],
+        ["-A", "-n", "bijse-test-ca", "-t", "C,,", "-i", str(ca)],
+    ):
+        subprocess.run(["certutil", "-d", f"sql:{nssdb}", *args], check=True, capture_output=True)
+    browser = await pw.chromium.launch(
+        executable_path=str(CHROMIUM),
+        args=[*CHROMIUM_ARGS, f"--host-resolver-rules=MAP {NAME} 127.0.0.1"],
+        env={**os.environ, "HOME": str(home)},
+    )
+    try:
+        yield browser
+    finally:
+        await browser.close()
+
+
+def sockets(page: Page) -> list[str]:
+    """The URL of every WebSocket the page opens, in order."""
+    opened: list[str] = []
+    page.on("websocket", lambda ws: opened.append(ws.url))
+    return opened
+
+
+async def join(make: Phone, player: dict[str, Any], **options: Any) -> tuple[Page, list[str]]:
+    page = await (await make(**options)).new_page()
+    opened = sockets(page)
+    await page.goto(player["join_url"])
+    await expect(page.get_by_test_id("my-code")).to_have_text(player["code"])
+    return page, opened
+
+
+@pytest.fixture(scope="module")
+async def field(
+    pw: Playwright, tmp_path_factory: pytest.TempPathFactory
+) -> AsyncIterator[dict[str, Any]]:
+    """deploy/field.sh for NAME on high ports, and a browser that trusts its CA."""
+    tmp = tmp_path_factory.mktemp("field")
+    port, http_port, https_port = free_port(), free_port(), free_port()
+    async with field_script(tmp / "state", port, http_port, https_port):
+        ca = tmp / "state" / "data" / "caddy" / "pki" / "authorities" / "local" / "root.crt"
+        async with trusting_browser(pw, ca, tmp / "home") as browser:
+            yield {
+                "browser": browser,
+                "server": f"http://127.0.0.1:{port}",
+                "https": f"https://{NAME}:{https_port}",
+            }
+
+
+async def test_phones_duel_over_https_through_the_field_proxy(
+    pw: Playwright, field: dict[str, Any]
+) -> None:
+    async with (
+        httpx.AsyncClient(base_url=field["server"]) as api,
+        phones(pw, field["browser"], field["https"]) as make,
+    ):
+        game = await new_game(api, ["Alice", "Bob"])
+        alice, bob = game["players"]["Alice"], game["players"]["Bob"]
+        # The server was told its public address: the invites carry it, not 127.0.0.1.
+        assert alice["join_url"].startswith(f"{field['https']}/#/join/")
+        a, a_sockets = await join(make, alice)
+        b, _ = await join(make, bob)
+        assert await a.evaluate("window.isSecureContext") is True
+        await a.wait_for_function("navigator.serviceWorker.controller !== null")
+        await b.wait_for_function("navigator.serviceWorker.controller !== null")
+        assert a_sockets and all(u.startswith(f"wss://{NAME}:") for u in a_sockets), a_sockets
+        await expect(a.get_by_test_id("insecure-banner")).to_have_count(0)
+
+        await challenge_on_phone(a, bob["code"])
+        await expect(b.get_by_test_id("duel")).to_be_visible()
+        await pick_on_phone(a, STUN_CARD)
+        await pick_on_phone(b, WOUND_CARD)
+        await expect(a.get_by_test_id("reveal")).to_be_visible()
+        await expect(b.get_by_test_id("reveal")).to_be_visible()
+        await shot(b, "30-https-reveal")
+        await b.get_by_test_id("reveal-ok").click()
+        await expect(b.get_by_test_id("stun-screen")).to_be_visible()
+
+        # No signal: the service worker gives the shell, the app its last view (the stun).
+        context = b.context
+
+        async def dead(ws: WebSocketRoute) -> None:
+            await ws.close(code=1001)
+
+        await context.route_web_socket(re.compile(r"/ws/games/"), dead)
+        await context.set_offline(True)
+        await b.reload()
+        await expect(b.get_by_test_id("stun-screen")).to_be_visible()
+        await expect(b.get_by_test_id("connection")).to_have_text("bez signálu")
+        await shot(b, "31-https-offline-reload")
+
+
+async def test_plain_http_on_a_lan_name_shows_the_banner_and_the_console_warns(
+    pw: Playwright, field: dict[str, Any], live_server: str
+) -> None:
+    port = live_server.rsplit(":", 1)[1]
+    async with (
+        httpx.AsyncClient(base_url=live_server) as api,
+        phones(pw, field["browser"], f"http://{NAME}:{port}") as make,
+    ):
+        game = await new_game(api, ["Alice"])
+        alice = game["players"]["Alice"]
+        page = await (await make()).new_page()
+        await page.goto(f"http://{NAME}:{port}/#/join/{game['gid']}/{alice['token']}")
+        await expect(page.get_by_test_id("my-code")).to_have_text(alice["code"])
+        assert await page.evaluate("window.isSecureContext") is False
+        await expect(page.get_by_test_id("insecure-banner")).to_contain_text("https")
+        await shot(page, "32-http-insecure-banner")
+        # The organizer on the same plain-http name: the invites would be plain http.
+        console = await (await make()).new_page()
+        await console.goto(f"http://{NAME}:{port}/#/join/{game['gid']}/{game['org']}")
+        warning = console.get_by_test_id("invite-address-warning")
+        await expect(warning).to_have_attribute("data-problem", "insecure")
+        await expect(warning).to_contain_text(f"http://{NAME}:{port}")
+        await shot(console, "33-console-invites-insecure")
+        # On loopback, where the README used to send the organizer: no phone gets there.
+        local = await (await make(base_url=live_server)).new_page()
+        await local.goto(f"/#/join/{game['gid']}/{game['org']}")
+        warning = local.get_by_test_id("invite-address-warning")
+        await expect(warning).to_have_attribute("data-problem", "loopback")
+        await expect(local.get_by_test_id("insecure-banner")).to_have_count(0)
+        # Through the field proxy (https, its public address): no warning.
+        async with httpx.AsyncClient(base_url=field["server"]) as field_api:
+            there = await new_game(field_api, [])
+        proxied = await (await make(base_url=field["https"])).new_page()
+        await proxied.goto(f"{field['https']}/#/join/{there['gid']}/{there['org']}")
+        await expect(proxied.get_by_test_id("game-status")).to_be_visible()
+        await proxied.wait_for_function("fetch('/api/join-origin').then((r) => r.ok)")
+        await expect(proxied.get_by_test_id("invite-address-warning")).to_have_count(0)
+
+
+async def test_two_instances_on_one_postgres_one_killed_mid_duel(
+    pw: Playwright, postgres_url: str, tmp_path: Path
+) -> None:
+    ports = [free_port(), free_port()]
+    http_port, https_port = free_port(), free_port()
+    origin = f"https://{NAME}:{https_port}"
+    servers = []
+    try:
+        for i, port in enumerate(ports):  # one after the other: the first one migrates
+            options = ("--public-url", origin)
+            servers.append(await serve(port, postgres_url, tmp_path / f"s{i}.log", *options))
+        async with (
+            caddy(
+                ROOT / "deploy" / "Caddyfile",
+                tmp_path / "caddy",
+                https_port,
+                BIJSE_DOMAIN=NAME,
+                BIJSE_UPSTREAM=" ".join(f"127.0.0.1:{p}" for p in ports),
+                BIJSE_CADDY_GLOBAL=globals_for_tests(http_port, https_port),
+            ) as ca,
+            trusting_browser(pw, ca, tmp_path / "home") as browser,
+            phones(pw, browser, origin) as make,
+            httpx.AsyncClient(base_url=f"http://127.0.0.1:{ports[1]}") as api,
+        ):
+            game = await new_game(api, ["Alice", "Bob"])
+            alice, bob = game["players"]["Alice"], game["players"]["Bob"]
+            # Each phone keeps to the instance its cookie names: Alice the first, Bob the second.
+            a, a_sockets = await join(make, alice, storage_state=pinned(ports[0]))
+            b, b_sockets = await join(make, bob, storage_state=pinned(ports[1]))
+            await challenge_on_phone(a, bob["code"])
+            await expect(b.get_by_test_id("duel")).to_be_visible()
+            await pick_on_phone(a, STUN_CARD)
+            await expect(b.get_by_test_id("opponent-picked")).to_be_visible()
+            before = await events(api, game["gid"], game["org"])
+
+            servers[0].send_signal(signal.SIGKILL)  # Alice's instance, mid-duel
+            servers[0].wait()
+            await pick_on_phone(b, WOUND_CARD)
+            await expect(a.get_by_test_id("reveal")).to_be_visible(timeout=20_000)
+            await expect(b.get_by_test_id("reveal")).to_be_visible()
+            await expect(a.get_by_test_id("connection")).to_have_text("spojeno")
+            # Only Alice's socket died and came back (through the proxy, to the other one).
+            assert len(a_sockets) >= 2 and len(b_sockets) == 1, (a_sockets, b_sockets)
+
+            after = await events(api, game["gid"], game["org"])
+            assert after[: len(before)] == before  # nothing acknowledged is lost
+            picks = [e["data"]["player_id"] for e in after if e["type"] == "card_picked"]
+            assert sorted(picks) == sorted([alice["player_id"], bob["player_id"]])
+            seen = await server_view(api, game["gid"], bob["token"])
+            assert seen["me"]["stunned_until"] and seen["duel"] is None
+            await b.get_by_test_id("reveal-ok").click()
+            await expect(b.get_by_test_id("stun-screen")).to_be_visible()
+            await shot(a, "34-cluster-reveal-after-failover")
+    finally:
+        for server in servers:
+            stop(server)
+
+
+def pinned(port: int) -> dict[str, Any]:
+    """A browser's storage state holding Caddy's load-balancing cookie for this upstream: the
+    HMAC-SHA256 of its dial address, keyed by the (empty) secret."""
+    value = hmac.new(b"", f"127.0.0.1:{port}".encode(), hashlib.sha256).hexdigest()
+    cookie = {"name": "bijse_instance", "value": value, "domain": NAME, "path": "/"}
+    flags = {"expires": -1, "httpOnly": False, "secure": False, "sameSite": "Lax"}
+    return {"cookies": [{**cookie, **flags}], "origins": []}
