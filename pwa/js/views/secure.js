@@ -17,11 +17,15 @@ export function insecureBanner() {
     h("span", {}, t("secure.insecure_do")));
 }
 
-// The origin the server gives join links (GET /api/join-origin), asked once per page load.
+// The origin the server gives join links (GET /api/join-origin), asked once per page load
+// (again after a failure, but not on every render of an offline console).
+const RETRY_MS = 30000;
 let joinOrigin = null;
 let asked = false;
+let failedAt = -Infinity;
 
 function ask(render) {
+  if (performance.now() - failedAt < RETRY_MS) return;
   asked = true;
   fetch("/api/join-origin", { cache: "no-store" })
     .then((r) => (r.ok ? r.json() : null))
@@ -29,7 +33,10 @@ function ask(render) {
       if (answer?.join_origin) joinOrigin = answer.join_origin;
       render();
     })
-    .catch(() => { asked = false; }); // no signal: ask again on a later render
+    .catch(() => { // no signal: ask again on a later render, a while from now
+      asked = false;
+      failedAt = performance.now();
+    });
 }
 
 export function inviteAddressWarning(app) {
