@@ -1,76 +1,17 @@
 // Service worker: keeps the app shell so the app opens with no signal after the first visit.
-// Shell files are answered from the cache at once and refreshed in the background; the API
-// and the socket always go to the network. Bump VERSION when the list of files changes.
-const VERSION = "bijse-shell-v8";
-const SHELL = [
-  "./",
-  "./manifest.webmanifest",
-  "./css/app.css",
-  "./icons/icon-192.png",
-  "./icons/icon-512.png",
-  "./icons/icon-maskable-512.png",
-  "./i18n/cs.js",
-  "./i18n/en.js",
-  "./js/alerts.js",
-  "./js/api.js",
-  "./js/clock.js",
-  "./js/countdown.js",
-  "./js/dice.js",
-  "./js/dicelog.js",
-  "./js/dom.js",
-  "./js/duel.js",
-  "./js/game.js",
-  "./js/i18n.js",
-  "./js/main.js",
-  "./js/outbox.js",
-  "./js/qr.js",
-  "./js/ranks.js",
-  "./js/replay/describe.js",
-  "./js/replay/indexer.js",
-  "./js/replay/loader.js",
-  "./js/replay/log.js",
-  "./js/replay/stats.js",
-  "./js/replay/summary.js",
-  "./js/replay/worker.js",
-  "./js/scores.js",
-  "./js/session.js",
-  "./js/socket.js",
-  "./js/stamina.js",
-  "./js/views/board.js",
-  "./js/views/common.js",
-  "./js/views/deck_actions.js",
-  "./js/views/deck_common.js",
-  "./js/views/deck_create.js",
-  "./js/views/deck_game.js",
-  "./js/views/deck_gm.js",
-  "./js/views/deck_mat.js",
-  "./js/views/deck_player.js",
-  "./js/views/dice_combat.js",
-  "./js/views/dice_common.js",
-  "./js/views/dice_create.js",
-  "./js/views/dice_fight.js",
-  "./js/views/dice_gm.js",
-  "./js/views/dice_player.js",
-  "./js/views/dice_sheets.js",
-  "./js/views/home.js",
-  "./js/views/invites.js",
-  "./js/views/organizer.js",
-  "./js/views/player.js",
-  "./js/views/rank_bases.js",
-  "./js/views/rank_common.js",
-  "./js/views/rank_create.js",
-  "./js/views/rank_leader.js",
-  "./js/views/rank_organizer.js",
-  "./js/views/rank_player.js",
-  "./js/views/replay.js",
-  "./js/views/scanner.js",
-  "./js/views/secure.js",
-  "./js/views/spectator.js",
-];
+// BUILD is written by the server at start (server/shell.py): the version (a hash of the PWA's
+// files) and the shell, what index.html links and imports statically. Files under the version
+// prefix never change, so they are answered from the cache; a ruleset's screens, loaded with
+// import(), are kept when first fetched (or when the page says it loaded them before this
+// worker ran). A new version comes as a new worker, which installs its own shell and drops the
+// old one. The API and the socket always go to the network.
+const BUILD = { version: "source", shell: ["./"] };
+const VERSION = `bijse-shell-${BUILD.version}`;
 const SCOPE = new URL("./", self.location).pathname;
+const FILES = `${SCOPE}v/${BUILD.version}/`;
 
 self.addEventListener("install", (event) => {
-  event.waitUntil(caches.open(VERSION).then((cache) => cache.addAll(SHELL)).then(() => self.skipWaiting()));
+  event.waitUntil(caches.open(VERSION).then((cache) => cache.addAll(BUILD.shell)).then(() => self.skipWaiting()));
 });
 
 self.addEventListener("activate", (event) => {
@@ -87,21 +28,27 @@ self.addEventListener("fetch", (event) => {
   const path = url.pathname.slice(SCOPE.length - 1);
   if (path.startsWith("/api/") || path.startsWith("/ws/") || path === "/healthz") return;
   if (request.mode === "navigate") {
-    if (path === "/" || path === "/index.html") event.respondWith(fromCache(event, request, SCOPE));
+    if (path === "/" || path === "/index.html") event.respondWith(fromCache(request, SCOPE));
     return;
   }
-  event.respondWith(fromCache(event, request, request));
+  event.respondWith(fromCache(request, request));
 });
 
-// Answer from the cache when we can and refresh the copy in the background.
-async function fromCache(event, request, key) {
+// The page lists the files it loaded before this worker controlled it: keep this version's.
+self.addEventListener("message", (event) => {
+  const files = Array.isArray(event.data?.keep) ? event.data.keep : [];
+  event.waitUntil(caches.open(VERSION).then((cache) => Promise.all(files
+    .filter((url) => new URL(url, self.location).pathname.startsWith(FILES))
+    .map(async (url) => (await cache.match(url)) || cache.add(url).catch(() => {})))));
+});
+
+// The cached copy belongs to this worker's version; a file missing from it is kept when fetched.
+async function fromCache(request, key) {
   const cache = await caches.open(VERSION);
   const cached = await cache.match(key, { ignoreSearch: true });
-  const fresh = fetch(request).then((response) => {
-    if (response.ok && response.type === "basic") cache.put(key, response.clone());
-    return response;
-  });
-  if (!cached) return fresh;
-  event.waitUntil(fresh.catch(() => {}));
-  return cached;
+  if (cached) return cached;
+  const response = await fetch(request);
+  const mine = new URL(request.url).pathname.startsWith(FILES);
+  if (mine && response.ok && response.type === "basic") await cache.put(key, response.clone());
+  return response;
 }

@@ -6,8 +6,9 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 
 from starlette.applications import Starlette
-from starlette.routing import Mount, Route, WebSocketRoute
-from starlette.staticfiles import StaticFiles
+from starlette.middleware import Middleware
+from starlette.middleware.gzip import GZipMiddleware
+from starlette.routing import Route, WebSocketRoute
 
 from server import api, migrate
 from server.errors import HANDLERS
@@ -15,6 +16,7 @@ from server.hub import Hub
 from server.openapi import openapi
 from server.referee import Referee
 from server.replay import Projector
+from server.shell import Shell
 from server.sockets import game_socket
 from server.store import Store
 
@@ -27,6 +29,7 @@ def create_app(
     admin_token: str | None = None,
     public_url: str | None = None,
     migrate_on_start: bool = True,
+    pwa: Path = PWA,
 ) -> Starlette:
     store = Store.open(database_url)
 
@@ -58,9 +61,14 @@ def create_app(
         Route("/api/games/{gid}/replay", api.replay),
         WebSocketRoute("/ws/games/{gid}", game_socket),
     ]
-    if PWA.is_dir():  # a server without the PWA's files still serves the API
-        routes.append(Mount("/", StaticFiles(directory=PWA, html=True), name="pwa"))
-    app = Starlette(routes=routes, exception_handlers=HANDLERS, lifespan=lifespan)
+    if pwa.is_dir():  # a server without the PWA's files still serves the API
+        routes.extend(Shell(pwa).routes())
+    # The API's JSON answers are gzipped per request (the PWA's files come gzipped already);
+    # WebSockets and already-encoded answers pass through untouched.
+    middleware = [Middleware(GZipMiddleware, minimum_size=1000, compresslevel=6)]
+    app = Starlette(
+        routes=routes, middleware=middleware, exception_handlers=HANDLERS, lifespan=lifespan
+    )
     app.state.admin_token = admin_token
     app.state.public_url = public_url.rstrip("/") if public_url else None
     return app

@@ -6,6 +6,7 @@ import secrets
 import socket
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import asyncpg
 import pytest
@@ -56,10 +57,11 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     return url
 
 
-async def serve(database_url: str) -> AsyncIterator[str]:
-    port = free_port()
+async def serve(database_url: str, port: int = 0, **options: Any) -> AsyncIterator[str]:
+    """A real uvicorn on a loopback port (a free one unless given) serving create_app(...)."""
+    port = port or free_port()
     config = uvicorn.Config(
-        create_app(database_url),
+        create_app(database_url, **options),
         host="127.0.0.1",
         port=port,
         log_level="warning",
@@ -71,9 +73,11 @@ async def serve(database_url: str) -> AsyncIterator[str]:
         if task.done():
             task.result()
         await asyncio.sleep(0.02)
-    yield f"http://127.0.0.1:{port}"
-    server.should_exit = True
-    await task
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        await task
 
 
 @pytest.fixture(scope="session")

@@ -9,16 +9,19 @@ import { startTicker } from "./countdown.js";
 import { onChange as onClockChange } from "./clock.js";
 import { errorList, topbar } from "./views/common.js";
 import { homeScreen } from "./views/home.js";
-import { organizerScreen } from "./views/organizer.js";
-import { invitesScreen } from "./views/invites.js";
-import { playerNeedsAwake, playerScreen } from "./views/player.js";
 import { spectatorScreen } from "./views/spectator.js";
 import { scanSupport } from "./views/scanner.js";
-import { rankNeedsAwake, rankScreen } from "./views/rank_bases.js";
-import { diceNeedsAwake, diceScreen } from "./views/dice_combat.js";
-import { deckNeedsAwake, deckScreen } from "./views/deck_game.js";
-import { openReplay, replayScreen } from "./views/replay.js";
 import { insecureBanner, inviteAddressWarning } from "./views/secure.js";
+
+// Each ruleset's screens load with its first view, so a phone downloads only the game it plays.
+const RULESETS = {
+  "card-duel": () => import("./views/card_duel.js").then((m) => ({ screen: m.cardScreen, awake: m.cardNeedsAwake })),
+  "rank-bases": () => import("./views/rank_bases.js").then((m) => ({ screen: m.rankScreen, awake: m.rankNeedsAwake })),
+  "dice-combat": () => import("./views/dice_combat.js").then((m) => ({ screen: m.diceScreen, awake: m.diceNeedsAwake })),
+  "stamina-deck": () => import("./views/deck_game.js").then((m) => ({ screen: m.deckScreen, awake: m.deckNeedsAwake })),
+};
+const REPLAY = () => import("./views/replay.js");
+const loaded = new Map(); // a loader above -> its module once it has arrived (null on the way)
 
 const root = document.getElementById("app");
 let game = null;
@@ -58,7 +61,8 @@ function route() {
     page = "board";
   } else if (parts[0] === "replay") {
     // #/replay/<game>[/<seq>][?seq=N&viewer=V]: with this phone's token for that game.
-    page = openReplay(app) ? "replay" : "games";
+    const replay = lazy(REPLAY, route);
+    page = !replay || replay.openReplay(app) ? "replay" : "games";
     if (page === "games") app.notify(t("replay.not_joined"));
   } else if (parts[0] === "games") {
     page = "games";
@@ -83,22 +87,32 @@ function route() {
   render();
 }
 
+// A lazily loaded module, or null while it is on the way (`then` runs when it arrives).
+function lazy(loader, then = render) {
+  if (!loaded.has(loader)) {
+    loaded.set(loader, null);
+    loader().then((module) => {
+      loaded.set(loader, module);
+      keepOffline();
+      then();
+    }, () => loaded.delete(loader)); // no signal and not cached yet: the next render tries again
+  }
+  return loaded.get(loader);
+}
+
 function screen() {
   if (page === "games" || !game) return homeScreen(app);
   if (game.fatal) return fatalScreen();
-  if (page === "replay") return replayScreen(app, game);
-  if (!game.view) {
-    return h("main", { class: "loading", testid: "loading" },
-      h("p", {}, navigator.onLine ? t("loading") : t("loading.offline")));
-  }
-  const { me, game: info } = game.view;
-  if (info?.ruleset === "rank-bases") return rankScreen(app, game, page);
-  if (info?.ruleset === "dice-combat") return diceScreen(app, game, page);
-  if (info?.ruleset === "stamina-deck") return deckScreen(app, game, page);
-  if (info?.ruleset !== "card-duel") return spectatorScreen(app, game);
-  if (me?.role === "organizer") return page === "invites" ? invitesScreen(app, game) : organizerScreen(app, game);
-  if (!Array.isArray(me?.cards)) return spectatorScreen(app, game); // a spectator, or a member who does not fight
-  return playerScreen(app, game);
+  if (page === "replay") return lazy(REPLAY, route)?.replayScreen(app, game) ?? loadingScreen();
+  if (!game.view) return loadingScreen();
+  const rules = RULESETS[game.view.game?.ruleset];
+  if (!rules) return spectatorScreen(app, game);
+  return lazy(rules)?.screen(app, game, page) ?? loadingScreen();
+}
+
+function loadingScreen() {
+  return h("main", { class: "loading", testid: "loading" },
+    h("p", {}, navigator.onLine ? t("loading") : t("loading.offline")));
 }
 
 function fatalScreen() {
@@ -118,12 +132,14 @@ function render() {
     errorList(onGame ? game : null, app.notices),
     screen()));
   const view = onGame && page !== "replay" ? game.view : null;
-  const awake = view?.game?.ruleset === "rank-bases"
-    ? rankNeedsAwake(view, page)
-    : view?.game?.ruleset === "dice-combat" ? diceNeedsAwake(view)
-    : view?.game?.ruleset === "stamina-deck" ? deckNeedsAwake(view)
-    : view?.me && view.me.role !== "organizer" && playerNeedsAwake(view);
-  keepAwake(Boolean(awake));
+  const rules = view && RULESETS[view.game?.ruleset];
+  keepAwake(Boolean(rules && loaded.get(rules)?.awake(view, page)));
+}
+
+// The first visit loads files before the service worker runs: ask it to keep them for offline.
+function keepOffline() {
+  navigator.serviceWorker?.ready.then((registration) => registration.active?.postMessage(
+    { keep: performance.getEntriesByType("resource").map((entry) => entry.name) }));
 }
 
 window.addEventListener("hashchange", route);
@@ -135,4 +151,5 @@ route();
 
 if ("serviceWorker" in navigator) {
   navigator.serviceWorker.register("./sw.js").catch(() => { /* plain http on a LAN address: no offline shell */ });
+  keepOffline();
 }

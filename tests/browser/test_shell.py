@@ -1,7 +1,6 @@
 """The installable shell: manifest, icons, and opening with no network after the first visit."""
 
 import re
-from pathlib import Path
 
 from httpx import AsyncClient
 from playwright.async_api import WebSocketRoute, expect
@@ -59,14 +58,3 @@ async def test_app_opens_with_no_network_after_first_visit(
     await expect(fresh.get_by_test_id("create-game")).to_be_visible()
     await expect(fresh.get_by_test_id("open-game-0")).to_contain_text("Alice")
 
-
-def test_service_worker_caches_every_shell_file() -> None:
-    """sw.js lists every file of the app (a module missing from the cache breaks offline start)."""
-    pwa = Path(__file__).resolve().parents[2] / "pwa"
-    listed = set(re.findall(r'"\./([^"]*)"', (pwa / "sw.js").read_text()))
-    on_disk = {
-        str(path.relative_to(pwa))
-        for path in pwa.rglob("*")
-        if path.is_file() and path.suffix in {".js", ".css", ".png", ".webmanifest"}
-    }
-    assert listed - {""} == on_disk - {"sw.js"}

@@ -1,0 +1,163 @@
+"""The PWA's files as phones get them: read once at start, gzipped once, under a version prefix.
+
+Every file is served at `v/<version>/<path>`, the version being a hash of the whole tree, with a
+one-year immutable cache policy: a phone downloads a file once per version, and the relative
+imports of the ES modules stay inside the prefix with no build step. The entry points keep
+their addresses and are revalidated on every use (ETag): `/` (index.html, its links rewritten
+into the prefix), `sw.js` (the version and the worker's shell list written in) and the
+manifest. The shell the worker keeps for offline use is what index.html links, followed
+through static imports; a module a screen loads with import() is kept when first used.
+"""
+
+import gzip
+import hashlib
+import json
+import posixpath
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import BaseRoute, Route
+
+IMMUTABLE = "public, max-age=31536000, immutable"
+REVALIDATE = "no-cache"
+ENTRY_POINTS = ("index.html", "sw.js", "manifest.webmanifest")
+MEDIA_TYPES = {
+    ".html": "text/html",
+    ".js": "text/javascript",
+    ".css": "text/css",
+    ".json": "application/json",
+    ".webmanifest": "application/manifest+json",
+    ".svg": "image/svg+xml",
+    ".png": "image/png",
+    ".md": "text/markdown",
+}
+COMPRESSIBLE = ("text/", "application/json", "application/manifest+json", "image/svg+xml")
+LINK = re.compile(r'\b(href|src)="([^":#?]+)"')
+STATIC_IMPORT = re.compile(r'(?m)^\s*(?:import|export)\s+(?:[^;"\'`()]*?\bfrom\s*)?"([^"]+)"')
+BUILD = re.compile(r"(?m)^const BUILD = .*;$")
+
+
+@dataclass(frozen=True)
+class Asset:
+    body: bytes
+    gzipped: bytes | None  # None where gzip does not pay (an image, a tiny file)
+    media_type: str
+    digest: str
+
+    @classmethod
+    def of(cls, body: bytes, media_type: str) -> "Asset":
+        packed = gzip.compress(body, 9, mtime=0) if media_type.startswith(COMPRESSIBLE) else None
+        worth = packed is not None and len(packed) < len(body) * 0.9
+        digest = hashlib.sha256(body).hexdigest()[:16]
+        return cls(body, packed if worth else None, media_type, digest)
+
+    def response(self, request: Request, cache_control: str) -> Response:
+        packed = self.gzipped if self.gzipped is not None and accepts_gzip(request) else None
+        etag = f'"{self.digest}-gz"' if packed is not None else f'"{self.digest}"'
+        headers = {"Cache-Control": cache_control, "ETag": etag}
+        if self.gzipped is not None:
+            headers["Vary"] = "Accept-Encoding"
+        if etag in matching_tags(request):
+            return Response(status_code=304, headers=headers)
+        if packed is not None:
+            headers["Content-Encoding"] = "gzip"
+        return Response(self.body if packed is None else packed, 200, headers, self.media_type)
+
+
+def accepts_gzip(request: Request) -> bool:
+    for part in request.headers.get("accept-encoding", "").split(","):
+        name, _, params = part.strip().partition(";")
+        if name.strip().lower() in ("gzip", "*"):
+            return params.replace(" ", "") not in ("q=0", "q=0.0", "q=0.00", "q=0.000")
+    return False
+
+
+def matching_tags(request: Request) -> set[str]:
+    tags = request.headers.get("if-none-match", "").split(",")
+    return {tag.strip().removeprefix("W/") for tag in tags}
+
+
+class Shell:
+    """The PWA's tree in memory, served at versioned and at plain addresses."""
+
+    def __init__(self, root: Path) -> None:
+        sources = {
+            path.relative_to(root).as_posix(): path.read_bytes()
+            for path in sorted(root.rglob("*"))
+            if path.is_file() and not any(part.startswith(".") for part in path.parts)
+        }
+        tree = hashlib.sha256()
+        for name, body in sources.items():
+            tree.update(name.encode() + b"\0" + hashlib.sha256(body).digest())
+        self.version = tree.hexdigest()[:12]
+        self.prefix = f"v/{self.version}/"
+        sources["index.html"] = self.linked(sources["index.html"].decode()).encode()
+        self.shell = self.offline_shell(sources)
+        sources["index.html"] = self.preloaded(sources["index.html"].decode()).encode()
+        build = json.dumps({"version": self.version, "shell": self.shell})
+        worker, found = BUILD.subn(f"const BUILD = {build};", sources["sw.js"].decode(), count=1)
+        if not found:
+            raise ValueError("sw.js has no `const BUILD = …;` line for the server to fill in")
+        sources["sw.js"] = worker.encode()
+        self.assets = {
+            name: Asset.of(body, MEDIA_TYPES.get(Path(name).suffix, "application/octet-stream"))
+            for name, body in sources.items()
+        }
+
+    def linked(self, index: str) -> str:
+        """index.html with its links to the tree's files moved into the version prefix."""
+
+        def move(link: re.Match[str]) -> str:
+            attribute, target = link.groups()
+            if target in ENTRY_POINTS:
+                return link.group(0)
+            return f'{attribute}="{self.prefix}{target}"'
+
+        return LINK.sub(move, index)
+
+    def preloaded(self, index: str) -> str:
+        """index.html asking for every module of the shell at once, not one import level a trip."""
+        modules = [name for name in self.shell if name.endswith(".js") and name != "./sw.js"]
+        hints = "".join(f'  <link rel="modulepreload" href="{name}">\n' for name in modules)
+        return index.replace("</head>", hints + "</head>", 1)
+
+    def offline_shell(self, sources: dict[str, bytes]) -> list[str]:
+        """What the worker installs: `./`, and what index.html links with its static imports."""
+        found: list[str] = []
+        todo = [m.group(2) for m in LINK.finditer(sources["index.html"].decode())]
+        while todo:
+            name = todo.pop(0).removeprefix(self.prefix)
+            if name in found or name not in sources:
+                continue
+            found.append(name)
+            if name.endswith(".js"):
+                here = posixpath.dirname(name)
+                for spec in STATIC_IMPORT.findall(sources[name].decode()):
+                    todo.append(posixpath.normpath(posixpath.join(here, spec)))
+        return ["./", *(f"./{n if n in ENTRY_POINTS else self.prefix + n}" for n in found)]
+
+    def routes(self) -> list[BaseRoute]:
+        return [
+            Route("/v/{version}/{path:path}", self.versioned, methods=["GET"]),
+            Route("/{path:path}", self.plain, methods=["GET"]),
+        ]
+
+    def asset(self, path: str) -> Asset:
+        found = self.assets.get(path or "index.html")
+        if found is None:
+            raise HTTPException(404, f"no file {path}")
+        return found
+
+    async def versioned(self, request: Request) -> Response:
+        path = request.path_params["path"]
+        # Another version's address (a page opened before a restart) gets today's file, which
+        # must not be kept for a year under that address.
+        current = request.path_params["version"] == self.version
+        return self.asset(path).response(request, IMMUTABLE if current else REVALIDATE)
+
+    async def plain(self, request: Request) -> Response:
+        return self.asset(request.path_params["path"]).response(request, REVALIDATE)
