@@ -14,6 +14,7 @@ export default {
   "conn.connecting": "připojuji…",
   "conn.closed": "bez signálu",
   "conn.fatal": "odmítnuto",
+  "alerts.unlock": "🔔 Klepni pro zapnutí zvuku a vibrací",
   "outbox.title": {
     one: "{count} neodeslaný příkaz",
     few: "{count} neodeslané příkazy",
@@ -394,6 +395,8 @@ export default {
   "duel.opponent_picked": "Soupeř už vybral",
   "duel.opponent_picking": "Soupeř vybírá…",
   "duel.pick_hint": "Vyber tajně kartu. Soupeř ji uvidí až při odhalení.",
+  "duel.pick_confirm_hint": "Jiná karta? Klepni na ni. Pak potvrď – volba už nejde změnit.",
+  "duel.pick_confirm": "Potvrdit: {title}",
   "duel.your_pick": "Tvoje volba:",
   "duel.pick_unsent": "Čeká na signál – odešle se sama.",
   "duel.wait_opponent": "Čekáme na soupeře…",
@@ -435,6 +438,8 @@ export default {
   "immune.hint": "Nikdo tě nesmí vyzvat. Když vyzveš ty, volný odchod končí.",
 
   "error.network": "Bez spojení se serverem.",
+  "error.challenge_expired": "Výzva vypršela: čekala na signál příliš dlouho. Až bude signál, vyzvi znovu.",
+  "error.raid_expired": "Nájezd vypršel: čekal na signál příliš dlouho. Až bude signál, zkus to znovu.",
   "error.game_not_running": "Hra neběží.",
   "error.busy": "Ten hráč (nebo ty) je právě v souboji.",
   "error.stunned": "Omráčený hráč nemůže vyzývat ani být vyzván.",

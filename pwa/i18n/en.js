@@ -14,6 +14,7 @@ export default {
   "conn.connecting": "connecting…",
   "conn.closed": "no signal",
   "conn.fatal": "refused",
+  "alerts.unlock": "🔔 Tap to turn on sound and vibration",
   "outbox.title": { one: "{count} unsent command", other: "{count} unsent commands" },
 
   "fatal.title": "This link is not valid",
@@ -332,6 +333,8 @@ export default {
   "duel.opponent_picked": "The opponent has picked",
   "duel.opponent_picking": "The opponent is picking…",
   "duel.pick_hint": "Pick a card in secret. The opponent sees it only at the reveal.",
+  "duel.pick_confirm_hint": "Another card? Tap it. Then confirm – the pick cannot be changed.",
+  "duel.pick_confirm": "Confirm: {title}",
   "duel.your_pick": "Your pick:",
   "duel.pick_unsent": "Waiting for a signal – it will be sent by itself.",
   "duel.wait_opponent": "Waiting for the opponent…",
@@ -373,6 +376,8 @@ export default {
   "immune.hint": "Nobody may challenge you. Challenging someone ends your free leave.",
 
   "error.network": "No connection to the server.",
+  "error.challenge_expired": "The challenge expired: it waited too long for a signal. Challenge again once there is one.",
+  "error.raid_expired": "The raid expired: it waited too long for a signal. Try again once there is one.",
   "error.game_not_running": "The game is not running.",
   "error.busy": "That player (or you) is in a duel right now.",
   "error.stunned": "A stunned player cannot challenge or be challenged.",

@@ -7,7 +7,7 @@ import { current, saveSession, setCurrent } from "./session.js";
 import { keepAwake, unlockSoundOnFirstTap } from "./alerts.js";
 import { startTicker } from "./countdown.js";
 import { onChange as onClockChange } from "./clock.js";
-import { errorList, topbar } from "./views/common.js";
+import { alertsPrompt, errorList, topbar } from "./views/common.js";
 import { homeScreen } from "./views/home.js";
 import { organizerScreen } from "./views/organizer.js";
 import { invitesScreen } from "./views/invites.js";
@@ -110,10 +110,13 @@ function fatalScreen() {
 
 function render() {
   const onGame = page !== "games" && game;
+  const main = screen();
+  if (onGame) game.keepErrorsOn(`${page} ${main?.dataset?.testid ?? ""} ${main?.className ?? ""}`);
   mount(root, h("div", { class: `app page-${page}` },
     topbar(app, onGame ? game : null),
+    alertsPrompt(app, onGame ? game : null),
     errorList(onGame ? game : null, app.notices),
-    screen()));
+    main));
   const view = onGame && page !== "replay" ? game.view : null;
   const awake = view?.game?.ruleset === "rank-bases"
     ? rankNeedsAwake(view, page)

@@ -4,7 +4,7 @@ import re
 
 from playwright.async_api import Locator, Page, expect
 
-from tests.browser.helpers import STUN_CARD, WOUND_CARD, Phone, local, shot, watch_errors
+from tests.browser.helpers import STUN_CARD, WOUND_CARD, Phone, local, pick, shot, watch_errors
 
 M_SS = re.compile(r"^\d+:\d\d$")
 
@@ -75,11 +75,11 @@ async def test_console_and_duel_to_stun(phone: Phone, live_server: str) -> None:
     await expect(organizer.locator('[data-testid^="org-duel-"]')).to_have_count(2)
     await shot(bob, "04-duel-pick")
 
-    await (card(alice, STUN_CARD)).click()
+    await pick(alice, STUN_CARD)
     await expect(alice.get_by_test_id("my-pick")).to_contain_text(STUN_CARD)
     await expect(bob.get_by_test_id("opponent-picked")).to_be_visible()
     await shot(bob, "05-duel-opponent-picked")
-    await (card(bob, WOUND_CARD)).click()
+    await pick(bob, WOUND_CARD)
 
     await expect(alice.get_by_test_id("reveal")).to_be_visible()
     await expect(bob.get_by_test_id("reveal")).to_be_visible()

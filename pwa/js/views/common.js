@@ -2,6 +2,7 @@
 // rulesets share: a console's game actions and seed, an opponent's code form, the GM's players.
 import { h } from "../dom.js";
 import { api } from "../api.js";
+import { alertsTapped, confirmAlerts } from "../alerts.js";
 import { errorText, getLang, setLang, t } from "../i18n.js";
 import { canScan } from "./scanner.js";
 
@@ -12,7 +13,9 @@ document.documentElement.classList.toggle("sun", prefs.sun);
 
 export function topbar(app, game) {
   const queued = game ? game.queued.length : 0;
-  const connection = game ? (game.fatal ? "fatal" : game.connection) : null;
+  // Offline, a socket still trying to connect is no signal either (it would flicker "connecting").
+  const status = game?.connection === "open" || navigator.onLine ? game?.connection : "closed";
+  const connection = game ? (game.fatal ? "fatal" : status) : null;
   return h("header", { class: "topbar" },
     h("a", { class: "brand", href: "#/games", "aria-label": t("nav.games") }, "Bij se"),
     h("span", { class: "title" }, game?.view?.game?.name ?? ""),
@@ -37,6 +40,19 @@ export function topbar(app, game) {
       },
     }, t("lang.other")),
   );
+}
+
+// Until the player has tapped it once on this phone: the tap browsers need before a phone may buzz
+// and beep. A console does not ring, so it does not ask.
+export function alertsPrompt(app, game) {
+  if (alertsTapped() || game?.view?.me?.role === "organizer") return null;
+  return h("button", {
+    class: "primary wide alerts-prompt no-print", testid: "unlock-alerts",
+    onclick: () => {
+      confirmAlerts();
+      app.render();
+    },
+  }, t("alerts.unlock"));
 }
 
 export function errorList(game, notices = []) {

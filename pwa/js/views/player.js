@@ -1,4 +1,5 @@
 // The player's phone: code, cards, challenge, the duel, the reveal and what follows.
+import { buzz } from "../alerts.js";
 import { h, svgNode } from "../dom.js";
 import { t } from "../i18n.js";
 import { inForce } from "../clock.js";
@@ -22,6 +23,9 @@ export function activeDuel(view) {
   return duel && (!duel.deadline || inForce(duel.deadline)) ? duel : null;
 }
 
+// Buzz once for each new duel on this phone (the challenger's too: the duel has begun).
+const buzzed = new Set();
+
 export function playerScreen(app, game) {
   const view = game.view;
   const ui = app.ui;
@@ -30,6 +34,10 @@ export function playerScreen(app, game) {
   const stunned = inForce(view.me.stunned_until);
   if (duel || reveal || stunned || !view.me.alive) ui.scanning = false;
   if (!ui.scanning) stopScan();
+  if (duel && !buzzed.has(duel.duel_id)) {
+    buzzed.add(duel.duel_id);
+    buzz();
+  }
   if (duel) return duelScreen(app, game);
   if (reveal) return revealScreen(app, game);
   if (stunned) return stunScreen(view);
@@ -112,18 +120,32 @@ function duelScreen(app, game) {
         cardView(picked),
         h("div", { class: unsent ? "chip wait" : "chip ok" },
           unsent ? t("duel.pick_unsent") : duel.opponent_picked ? t("duel.revealing") : t("duel.wait_opponent")))
-      : h("section", { class: "pick" },
-        h("p", { class: "pick-hint" }, t("duel.pick_hint")),
-        h("div", { class: "pick-grid" }, me.cards.map((card) => h("button", {
-          class: `card pick kind-${card.kind}`, testid: `card-${card.card_id}`,
-          onclick: () => {
-            // A second tap before the pick is in the outbox (and the buttons gone) is ignored.
-            if (app.ui.picking) return;
-            app.ui.picking = true;
-            game.send({ type: "pick", duel_id: duel.duel_id, card_id: card.card_id })
-              .finally(() => { app.ui.picking = false; });
-          },
-        }, cardFace(card))))));
+      : pickSection(app, game, duel, me.cards));
+}
+
+// A tap selects a card (another tap on another card changes it); only the confirm button sends
+// it: the server keeps the first pick, so one glove slip must not decide a duel.
+function pickSection(app, game, duel, cards) {
+  const ui = app.ui;
+  const round = `${duel.duel_id}:${duel.round}`;
+  const chosen = ui.pickChoice?.round === round ? cards.find((c) => c.card_id === ui.pickChoice.card_id) : null;
+  return h("section", { class: "pick" },
+    h("p", { class: "pick-hint" }, chosen ? t("duel.pick_confirm_hint") : t("duel.pick_hint")),
+    h("div", { class: "pick-grid" }, cards.map((card) => h("button", {
+      class: `card pick kind-${card.kind}${card === chosen ? " chosen" : ""}`, testid: `card-${card.card_id}`,
+      "aria-pressed": String(card === chosen),
+      onclick: () => app.set({ pickChoice: { round, card_id: card.card_id } }),
+    }, cardFace(card)))),
+    chosen && h("button", {
+      class: "primary wide pick-confirm", testid: "pick-confirm",
+      onclick: () => {
+        // A second tap before the pick is in the outbox (and the buttons gone) is ignored.
+        if (ui.picking) return;
+        ui.picking = true;
+        game.send({ type: "pick", duel_id: duel.duel_id, card_id: chosen.card_id })
+          .finally(() => { ui.picking = false; });
+      },
+    }, t("duel.pick_confirm", { title: chosen.title })));
 }
 
 // In a duel past a draw: what both played in the earlier rounds.
