@@ -14,7 +14,7 @@ from server.referee import Referee, Table
 from server.replay import PUBLIC
 from server.rules import RULESETS
 from server.rules.core import Member, RuleError
-from server.rules.roster import AddPlayer
+from server.rules.roster import AddPlayer, AddPlayers
 from server.validation import invalid
 from server.wire import bearer, command_id, parse_command, read_json
 
@@ -75,27 +75,37 @@ async def create_game(request: Request) -> Response:
 
 
 async def add_player(request: Request) -> Response:
-    """Adds a member; an optional `command_id` makes a retried request return the same one."""
+    """Adds a member, or with `{"players": [...]}` many at once (all or none); an optional
+    `command_id` makes a retried request return the same ones."""
     table, organizer = await seat(request, "organizer")
     body = await read_json(request)
     cid = command_id(body) if "command_id" in body else None
-    command = validated(AddPlayer, body)
+    many = "players" in body
+    command = validated(AddPlayers, body) if many else validated(AddPlayer, body)
+    count = len(command.players) if isinstance(command, AddPlayers) else 1
     ref = referee(request)
     answer = await ref.execute(table.game_id, organizer, cid, command)
-    if answer.duplicate:
-        joined = (await ref.store.events(table.game_id, answer.seq - 1, limit=1))[0].data
-        token = (await ref.store.tokens(table.game_id))[joined["player_id"]]
+    if answer.duplicate:  # each member's joining is one event, the command's last `count`
+        recorded = await ref.store.events(table.game_id, answer.seq - count, limit=count)
+        joined = [event.data for event in recorded]
+        tokens = await ref.store.tokens(table.game_id)
+        issued = [tokens[data["player_id"]] for data in joined]
     else:
-        joined, token = answer.events[0].data, answer.token or ""
-    return JSONResponse(
+        joined = [event.data for event in answer.events if event.type == "player_joined"]
+        issued = answer.tokens
+    added = [
         {
-            "player_id": joined["player_id"],
+            "player_id": data["player_id"],
             "token": token,
-            "code": joined["code"],
+            "code": data["code"],
             "join_url": join_url(request, table.game_id, token),
-        },
-        status_code=201,
-    )
+            "name": data["name"],
+            "role": data["role"],
+            "team": data["team"],
+        }
+        for data, token in zip(joined, issued, strict=True)
+    ]
+    return JSONResponse({"players": added} if many else added[0], status_code=201)
 
 
 async def view(request: Request) -> Response:
@@ -155,7 +165,9 @@ async def invites(request: Request) -> Response:
     table, _ = await seat(request, "organizer")
     tokens = await referee(request).store.tokens(table.game_id)
     result = []
-    for member in table.committed_state.roster.members.values():
+    # The sheet is handed round: an organizer's token on it would let anyone run the game.
+    players = (m for m in table.committed_state.roster.members.values() if m.role != "organizer")
+    for member in players:
         url = join_url(request, table.game_id, tokens[member.player_id])
         result.append(
             {

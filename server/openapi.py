@@ -23,6 +23,20 @@ ERROR = {
 }
 
 
+def many(player: dict[str, Any]) -> dict[str, Any]:
+    """The list form of adding players, with the single form inline (no $defs to resolve)."""
+    return {
+        "title": "AddPlayers",
+        "type": "object",
+        "properties": {
+            "players": {"type": "array", "items": player, "minItems": 1, "maxItems": 500},
+            "command_id": {"type": "string", "minLength": 1, "maxLength": 64},
+        },
+        "required": ["players"],
+        "additionalProperties": False,
+    }
+
+
 def body(schema: Json) -> Json:
     return {"required": True, "content": {"application/json": {"schema": schema}}}
 
@@ -98,9 +112,9 @@ def spec() -> Json:
             },
             "/api/games/{gid}/players": {
                 "post": operation(
-                    "Add a player (organizer)",
+                    "Add a player, or a list of players (organizer)",
                     {"201": {"201": answer("added")}},
-                    AddPlayer.model_json_schema(),
+                    {"oneOf": [one := AddPlayer.model_json_schema(), many(one)]},
                 )
             },
             "/api/games/{gid}/view": {

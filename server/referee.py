@@ -21,7 +21,7 @@ from server.hub import Hub
 from server.models import GameRow
 from server.rules import RULESETS
 from server.rules.core import Command, Context, Event, Json, Member, RuleError, Ruleset, fold
-from server.rules.roster import AddPlayer, opening
+from server.rules.roster import AddPlayer, AddPlayers, decide_each, opening
 from server.scribe import Scribe
 from server.store import Append, Conflict, Store, Unavailable
 from server.validation import invalid
@@ -54,7 +54,7 @@ class Answer:
     seq: int
     duplicate: bool
     events: list[Event]
-    token: str | None = None  # the new player's token, for add_player
+    tokens: list[str] = field(default_factory=list)  # the new players' tokens, for add_player
 
 
 class Referee:
@@ -195,11 +195,17 @@ class Referee:
     ) -> Answer:
         now = now_ms()
         ctx = Context(now=now, actor=actor, seq=table.seq + 1, seed=table.seed)
-        events = table.ruleset.decide(table.state, command, ctx)
+        if isinstance(command, AddPlayers):
+            events = decide_each(table.ruleset, table.state, command.players, ctx)
+        else:
+            events = table.ruleset.decide(table.state, command, ctx)
         append = Append(table.game_id, table.seq, events, now, actor.player_id, command_id)
-        token = new_token() if isinstance(command, AddPlayer) else None
-        if token is not None:
-            append.tokens.append((token, events[0].data["player_id"]))
+        tokens = []
+        if isinstance(command, (AddPlayer, AddPlayers)):
+            for event in events:
+                if event.type == "player_joined":
+                    tokens.append(new_token())
+                    append.tokens.append((tokens[-1], event.data["player_id"]))
         for event in events:
             table.state = table.ruleset.evolve(table.state, event)
         table.seq += len(events)
@@ -219,7 +225,7 @@ class Referee:
                 self.tables.pop(table.game_id, None)  # memory is ahead of disk: reload later
             raise
         future.set_result(seq)
-        return Answer(seq, False, events, token)
+        return Answer(seq, False, events, tokens)
 
     def written(self, appends: list[Append]) -> None:
         """Events are on disk: remember the answers, and show the new states."""

@@ -87,14 +87,44 @@ async def test_a_retried_add_player_returns_the_same_player(game: Game) -> None:
     error(bad, 422, "invalid")
 
 
+async def test_a_list_of_players_joins_in_one_request(game: Game) -> None:
+    url = f"/api/games/{game.game_id}/players"
+    names = [f"Hráč {n}" for n in range(200)]
+    body = {"players": [{"name": name} for name in names], "command_id": "the-list"}
+    first = await game.http.post(url, json=body, headers=game.auth(game.organizer))
+    assert first.status_code == 201, first.text
+    added = first.json()["players"]
+    assert [p["name"] for p in added] == names
+    assert len({p["token"] for p in added}) == len({p["code"] for p in added}) == 200
+    view = await game.view(added[-1]["token"])
+    assert view["view"]["me"]["player_id"] == added[-1]["player_id"]
+    assert len(view["view"]["me"]["cards"]) == 3
+    # A retried list answers the same players and adds nobody twice.
+    again = await game.http.post(url, json=body, headers=game.auth(game.organizer))
+    assert again.status_code == 201 and again.json() == first.json()
+    members = (await game.view(game.organizer))["view"]["members"]
+    assert sum(m["role"] == "player" for m in members) == 200
+    # All or none: one bad entry refuses the whole list.
+    bad = {"players": [{"name": "Ok"}, {"name": "Bad", "role": "king"}]}
+    error(await game.http.post(url, json=bad, headers=game.auth(game.organizer)), 422, "invalid")
+    for empty in ({"players": []}, {"players": [{"name": "x"}] * 501}, {"players": "Ok"}):
+        answer = await game.http.post(url, json=empty, headers=game.auth(game.organizer))
+        error(answer, 422, "invalid")
+    assert len((await game.view(game.organizer))["view"]["members"]) == len(members)
+
+
 async def test_invites_carry_join_urls_and_qr_codes(http: httpx.AsyncClient, game: Game) -> None:
     bob = await game.add("Bob")
     response = await http.get(
         f"/api/games/{game.game_id}/invites", headers=game.auth(game.organizer)
     )
-    invite = next(i for i in response.json()["invites"] if i["player_id"] == bob["player_id"])
+    invites = response.json()["invites"]
+    invite = next(i for i in invites if i["player_id"] == bob["player_id"])
     assert invite["join_url"] == bob["join_url"]
     assert invite["qr_svg"].startswith("<svg")
+    # The sheet is handed round: no organizer's access on it.
+    assert {i["role"] for i in invites} == {"player"}
+    assert game.organizer not in response.text
     denied = await http.get(f"/api/games/{game.game_id}/invites", headers=game.auth(bob["token"]))
     error(denied, 403, "forbidden")
 

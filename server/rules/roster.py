@@ -33,6 +33,13 @@ class AddPlayer(Command):
     team: str | None = Field(default=None, min_length=1, max_length=40)
 
 
+class AddPlayers(Command):
+    """Many players at once (an organizer pastes a list): all of them join, or none."""
+
+    roles: ClassVar[frozenset[Role]] = frozenset({"organizer"})
+    players: list[AddPlayer] = Field(min_length=1, max_length=500)
+
+
 class StartGame(Command):
     roles: ClassVar[frozenset[Role]] = frozenset({"organizer"})
 
@@ -101,6 +108,21 @@ def decide(roster: Roster, command: Command, ctx: Context) -> list[Event]:
         require_not_ended(roster)
         return [Event("game_ended", {"seed": ctx.seed.hex()})]
     raise RuleError("invalid", f"unknown command {type(command).__name__}")
+
+
+def decide_each(
+    ruleset: "Ruleset[S]", state: S, commands: list[AddPlayer], ctx: Context
+) -> list[Event]:
+    """Several commands as one: each is decided on the state the ones before it left, at the
+    seq its first event gets, so its ids and draws are those it would get sent alone."""
+    events: list[Event] = []
+    for command in commands:
+        step = Context(now=ctx.now, actor=ctx.actor, seq=ctx.seq + len(events), seed=ctx.seed)
+        decided = ruleset.decide(state, command, step)
+        for event in decided:
+            state = ruleset.evolve(state, event)
+        events += decided
+    return events
 
 
 def evolve(roster: Roster, event: Event) -> Roster:

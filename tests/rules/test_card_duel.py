@@ -17,6 +17,7 @@ from server.rules.card_duel.commands import (
     GrantCard,
     GrantItem,
     Heal,
+    LeaveDuel,
     Pick,
     Revive,
 )
@@ -669,6 +670,47 @@ def test_without_pick_timeout_a_duel_waits_forever() -> None:
     game.pick(a, duel_id, game.card(a, CHAIR), at=later)
 
 
+def test_a_duellist_leaves_an_opponent_who_does_not_pick_after_leave_after_s() -> None:
+    game, a, b, c = started({"leave_after_s": 30})
+    duel_id = game.challenge(a, b, at=T0)
+    assert game.view(a, T0)["duel"]["leave_from"] == iso(T0 + 30_000)
+    game.pick(a, duel_id, game.card(a, CHAIR), at=T0 + 1_000)
+    leave = LeaveDuel(duel_id=duel_id)
+    refused(game, "too_soon", lambda: game.run(a, leave, at=T0 + 29_999))
+    refused(game, "forbidden", lambda: game.run(c, leave, at=T0 + 30_000))
+
+    events = game.run(a, leave, at=T0 + 30_000)
+    assert [(e.type, e.data) for e in events] == [
+        ("duel_cancelled", {"duel_id": duel_id, "reason": "left", "by": a.player_id})
+    ]
+    for member in (a, b):
+        view = game.view(member, T0 + 30_000)
+        assert view["duel"] is None
+        assert {o["effect"] for o in view["last_duel"]["outcomes"]} == {"cancelled"}
+    assert game.fighter(a).stunned_until is None and game.fighter(b).stunned_until is None
+    refused(game, "not_found", lambda: game.run(b, leave, at=T0 + 30_000))
+    game.challenge(b, c, at=T0 + 31_000)
+
+
+def test_nobody_leaves_a_duel_whose_opponent_has_picked() -> None:
+    game, a, b, _ = started({"leave_after_s": 10})
+    duel_id = game.challenge(a, b, at=T0)
+    game.pick(b, duel_id, game.card(b, CHAIR), at=T0 + 1_000)
+    leave = LeaveDuel(duel_id=duel_id)
+    refused(game, "opponent_picked", lambda: game.run(a, leave, at=T0 + 99_000))
+    game.run(b, LeaveDuel(duel_id=duel_id), at=T0 + 10_000)  # b waits for a, who has not picked
+
+
+def test_each_round_restarts_the_wait_before_leaving() -> None:
+    game, a, b, _ = started()  # the default: 60 s
+    duel_id = game.challenge(a, b, at=T0)
+    game.pick(a, duel_id, game.card(a, CHAIR), at=T0 + 50_000)
+    events = game.pick(b, duel_id, game.card(b, CHAIR), at=T0 + 50_000)  # nobody wins
+    assert events[-1].data["leave_from"] == iso(T0 + 110_000)
+    refused(game, "too_soon", lambda: game.run(a, LeaveDuel(duel_id=duel_id), at=T0 + 109_999))
+    game.run(a, LeaveDuel(duel_id=duel_id), at=T0 + 110_000)
+
+
 # -- who sees what -------------------------------------------------------------------------------
 
 
@@ -699,6 +741,7 @@ def test_the_organizer_sees_the_secret_picks() -> None:
 def test_roles_are_declared_on_the_commands() -> None:
     assert Challenge.roles == {"player"}
     assert Pick.roles == {"player"}
+    assert LeaveDuel.roles == {"player"}
     for command in (GrantCard, GrantItem, Heal, Revive, CancelDuel, StartGame, EndGame, AddPlayer):
         assert command.roles == {"organizer"}, command.__name__
     assert RULESET.commands == {
@@ -706,6 +749,7 @@ def test_roles_are_declared_on_the_commands() -> None:
         "end_game": EndGame,
         "challenge": Challenge,
         "pick": Pick,
+        "leave_duel": LeaveDuel,
         "grant_card": GrantCard,
         "grant_item": GrantItem,
         "heal": Heal,

@@ -17,6 +17,7 @@ from server.rules.card_duel.commands import (
     GrantCard,
     GrantItem,
     Heal,
+    LeaveDuel,
     Pick,
     Revive,
 )
@@ -42,6 +43,7 @@ configs = st.fixed_dictionaries(
         "stun_s": st.integers(0, 5),
         "escape_immunity_s": st.integers(0, 5),
         "pick_timeout_s": st.none() | st.integers(1, 5),
+        "leave_after_s": st.integers(0, 5),
     },
     optional={"starting_cards": st.lists(specs, min_size=1, max_size=4)},
 )
@@ -53,6 +55,7 @@ challenge = st.tuples(
 # pick: who, own card (or any card ever issued), which one, own duel (or any duel ever started)
 own_pick = st.tuples(st.just("pick"), player, st.just(True), st.integers(0, 50), st.just(True))
 any_pick = st.tuples(st.just("pick"), player, st.booleans(), st.integers(0, 50), st.booleans())
+leave = st.tuples(st.just("leave"), player, st.booleans())  # who, own duel (or any duel)
 organizer = st.one_of(
     st.tuples(st.just("grant"), player, specs),
     st.tuples(st.just("crossbow"), player),
@@ -62,7 +65,7 @@ organizer = st.one_of(
 )
 # Weighted so that duels start, run several rounds and end, and the organizer steps in now and then
 # (sampled, then drawn: a nested one_of would be flattened into equal branches).
-WEIGHTED = [advance] * 2 + [challenge] * 3 + [own_pick] * 6 + [any_pick] + [organizer] * 2
+WEIGHTED = [advance] * 2 + [challenge] * 3 + [own_pick] * 6 + [any_pick] + [leave] + [organizer] * 2
 steps = st.sampled_from(WEIGHTED).flatmap(lambda step: step)
 games = st.tuples(
     configs,
@@ -111,6 +114,12 @@ def command_for(game: Game, players: list[Member], step: tuple[Any, ...]) -> tup
         pool = fighter.cards if own and fighter.cards else issued
         duel_id = fighter.duel_id if own_duel and fighter.duel_id else f"d{k % (len(game.log) + 1)}"
         return me, Pick(duel_id=duel_id, card_id=pool[k % len(pool)].card_id)
+    if kind == "leave":
+        _, i, own_duel = step
+        me = players[i % len(players)]
+        started = [e.data["duel_id"] for e in game.log if e.type == "duel_started"] or ["d1"]
+        duel_id = state.fighters[me.player_id].duel_id if own_duel else None
+        return me, LeaveDuel(duel_id=duel_id or started[i % len(started)])
     if kind == "cancel":
         started = [e.data["duel_id"] for e in game.log if e.type == "duel_started"] or ["d1"]
         return game.organizer, CancelDuel(duel_id=started[step[1] % len(started)])
@@ -189,6 +198,7 @@ DUEL_KEYS = {
     "opponent_picked",
     "ranged",
     "deadline",
+    "leave_from",
     "rounds",
 }
 

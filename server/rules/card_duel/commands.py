@@ -24,6 +24,11 @@ class Pick(Command):
     card_id: str = Id
 
 
+class LeaveDuel(Command):
+    roles: ClassVar[frozenset[Role]] = PLAYER
+    duel_id: str = Id
+
+
 class GrantCard(Command):
     roles: ClassVar[frozenset[Role]] = ORGANIZER
     player_id: str = Id
@@ -54,6 +59,7 @@ class CancelDuel(Command):
 COMMANDS: dict[str, type[Command]] = {
     "challenge": Challenge,
     "pick": Pick,
+    "leave_duel": LeaveDuel,
     "grant_card": GrantCard,
     "grant_item": GrantItem,
     "heal": Heal,

@@ -9,6 +9,7 @@ from server.rules.card_duel.commands import (
     GrantCard,
     GrantItem,
     Heal,
+    LeaveDuel,
     Pick,
     Revive,
 )
@@ -32,6 +33,8 @@ def decide(state: CardDuel, command: Command, ctx: Context) -> list[Event]:
         return challenge(state, command, ctx)
     if isinstance(command, Pick):
         return pick(state, command, ctx)
+    if isinstance(command, LeaveDuel):
+        return leave(state, command, ctx)
     roster.require_not_ended(state.roster)
     if isinstance(command, GrantCard):
         fighter = alive(state, command.player_id)
@@ -94,6 +97,10 @@ def deadline(state: CardDuel, now: int) -> str | None:
     return iso_or_none(None if timeout is None else now + timeout * 1000)
 
 
+def leave_from(state: CardDuel, now: int) -> str:
+    return iso(now + state.config.leave_after_s * 1000)
+
+
 def challenge(state: CardDuel, command: Challenge, ctx: Context) -> list[Event]:
     roster.require_running(state.roster)
     me = find(state, ctx.actor.player_id)
@@ -127,20 +134,38 @@ def challenge(state: CardDuel, command: Challenge, ctx: Context) -> list[Event]:
         "ranged": command.ranged,
         "at": iso(now),
         "deadline": deadline(state, now),
+        "leave_from": leave_from(state, now),
     }
     return [*timed_out(state, [me, target], now), Event("duel_started", started)]
 
 
-def pick(state: CardDuel, command: Pick, ctx: Context) -> list[Event]:
+def my_duel(state: CardDuel, duel_id: str, ctx: Context) -> Duel:
+    """The acting player's duel in progress, by id."""
     roster.require_running(state.roster)
-    duel = state.duels.get(command.duel_id)
-    me = ctx.actor.player_id
+    duel = state.duels.get(duel_id)
     if duel is None:
-        raise RuleError("not_found", f"no duel {command.duel_id} is in progress")
-    if me not in duel.players:
+        raise RuleError("not_found", f"no duel {duel_id} is in progress")
+    if ctx.actor.player_id not in duel.players:
         raise RuleError("forbidden", "this is not your duel")
     if duel.expired(ctx.now):
         raise RuleError("duel_over", "the duel timed out")
+    return duel
+
+
+def leave(state: CardDuel, command: LeaveDuel, ctx: Context) -> list[Event]:
+    """An opponent who does not pick (gone, out of signal) must not hold a player for good."""
+    duel = my_duel(state, command.duel_id, ctx)
+    me = ctx.actor.player_id
+    if duel.opponent(me) in duel.picks:
+        raise RuleError("opponent_picked", "your opponent has picked: pick a card")
+    if ctx.now < duel.leave_from:
+        raise RuleError("too_soon", f"you may leave the duel from {iso(duel.leave_from)}")
+    return [Event("duel_cancelled", {"duel_id": duel.duel_id, "reason": "left", "by": me})]
+
+
+def pick(state: CardDuel, command: Pick, ctx: Context) -> list[Event]:
+    duel = my_duel(state, command.duel_id, ctx)
+    me = ctx.actor.player_id
     card = state.fighters[me].card(command.card_id)
     if card is None:
         raise RuleError("not_your_card", f"you hold no card {command.card_id}")
@@ -170,8 +195,9 @@ def reveal(state: CardDuel, duel: Duel, cards: dict[str, Card], now: int) -> lis
         "cards": {p: cards[p].dump() for p in duel.players},
         "winners": winners,
     }
-    if not winners:
-        revealed["deadline"] = deadline(state, now)  # the next round gets its own time to pick
+    if not winners:  # the next round gets its own time to pick, and to wait
+        revealed["deadline"] = deadline(state, now)
+        revealed["leave_from"] = leave_from(state, now)
         return [Event("round_revealed", revealed)]
     outcomes = resolve(state, duel, cards, winners, now)
     # A failed escape is only an outcome: the escaper suffers the other card, which has its event.

@@ -58,7 +58,11 @@ def with_fighters(state: CardDuel, *fighters: Fighter, **changes: Any) -> CardDu
 def start(state: CardDuel, data: Json) -> CardDuel:
     at = parse_iso(data["at"])
     deadline = data["deadline"] and parse_iso(data["deadline"])
-    duel = Duel(data["duel_id"], (data["challenger"], data["target"]), data["ranged"], deadline)
+    # Duels logged before leaving existed: from the default wait on.
+    wait = state.config.leave_after_s * 1000
+    leave_from = parse_iso(data["leave_from"]) if "leave_from" in data else at + wait
+    players = (data["challenger"], data["target"])
+    duel = Duel(data["duel_id"], players, data["ranged"], deadline, leave_from)
     challenger = state.fighters[data["challenger"]]
     immune_until = challenger.immune_until
     if immune_until is not None and immune_until > at:
@@ -76,7 +80,15 @@ def revealed(state: CardDuel, data: Json) -> CardDuel:
     shown = {p: Card.load(card) for p, card in data["cards"].items()}
     rounds = (*duel.rounds, Round(data["round"], shown, tuple(data["winners"])))
     deadline = data["deadline"] and parse_iso(data["deadline"]) if "deadline" in data else None
-    duel = replace(duel, rounds=rounds, round=duel.round + 1, picks={}, deadline=deadline)
+    leave_from = parse_iso(data["leave_from"]) if "leave_from" in data else duel.leave_from
+    duel = replace(
+        duel,
+        rounds=rounds,
+        round=duel.round + 1,
+        picks={},
+        deadline=deadline,
+        leave_from=leave_from,
+    )
     return replace(state, duels={**state.duels, duel.duel_id: duel})
 
 

@@ -13,6 +13,8 @@ class Config(BaseModel):
     stun_s: int = Field(default=300, ge=0, le=86_400)
     escape_immunity_s: int = Field(default=10, ge=0, le=3_600)
     pick_timeout_s: int | None = Field(default=None, ge=1, le=86_400)
+    # How long a duellist waits for an opponent who does not pick before they may leave the duel.
+    leave_after_s: int = Field(default=60, ge=0, le=3_600)
     starting_cards: list[CardSpec] = Field(
         default_factory=lambda: list(STARTING_CARDS), min_length=1, max_length=20
     )
@@ -59,6 +61,7 @@ class Duel:
     players: tuple[str, str]  # challenger, target
     ranged: bool
     deadline: int | None
+    leave_from: int  # from then on a duellist whose opponent has not picked may leave
     round: int = 1
     picks: dict[str, str] = field(default_factory=dict)  # this round's secret picks
     rounds: tuple[Round, ...] = ()

@@ -1,6 +1,6 @@
 """What each viewer of a card-duel game may see: the only door out of the state."""
 
-from server.clock import iso_or_none
+from server.clock import iso, iso_or_none
 from server.rules.card_duel.state import CardDuel, Duel, Fighter
 from server.rules.core import Json, Member
 from server.rules.roster import game_view, member_view
@@ -65,6 +65,7 @@ def my_duel(state: CardDuel, duel: Duel, me: str) -> Json:
         "opponent_picked": duel.opponent(me) in duel.picks,
         "ranged": duel.ranged,
         "deadline": iso_or_none(duel.deadline),
+        "leave_from": iso(duel.leave_from),
         "rounds": rounds(duel),
     }
 
@@ -101,4 +102,5 @@ def duel_view(duel: Duel) -> Json:
         "picks": {p: duel.picks.get(p) for p in duel.players},
         "ranged": duel.ranged,
         "deadline": iso_or_none(duel.deadline),
+        "leave_from": iso(duel.leave_from),
     }

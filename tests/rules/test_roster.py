@@ -1,0 +1,46 @@
+"""What every ruleset shares: many players added in one command join as if added one by one."""
+
+import pytest
+
+from server.rules import RULESETS
+from server.rules.core import Context, RuleError
+from server.rules.roster import AddPlayer, decide_each
+from tests.rules.driver import Driver
+
+TEAMS = [{"team_id": "red", "name": "Red"}, {"team_id": "blue", "name": "Blue"}]
+
+
+def lobby(ruleset_id: str) -> Driver[object]:
+    return Driver(RULESETS[ruleset_id], {"teams": TEAMS} if ruleset_id == "rank-bases" else None)
+
+
+def joining(ruleset_id: str) -> list[AddPlayer]:
+    team = "red" if ruleset_id == "rank-bases" else None
+    return [
+        AddPlayer(name="Rincewind", team=team),
+        AddPlayer(name="Vimes", role="leader" if team else "player", team=team),
+        AddPlayer(name="Nobby", team=team),
+    ]
+
+
+@pytest.mark.parametrize("ruleset_id", sorted(RULESETS))
+def test_a_list_joins_with_the_ids_codes_and_cards_of_single_adds(ruleset_id: str) -> None:
+    one_by_one, at_once = lobby(ruleset_id), lobby(ruleset_id)
+    expected = [
+        e for add in joining(ruleset_id) for e in one_by_one.decide(one_by_one.organizer, add)
+    ]
+    ctx = Context(
+        now=at_once.now, actor=at_once.organizer, seq=len(at_once.log) + 1, seed=at_once.seed
+    )
+    events = decide_each(at_once.ruleset, at_once.state, joining(ruleset_id), ctx)
+    assert events == expected
+    assert len({e.data["code"] for e in events}) == len(events) == 3
+
+
+def test_a_list_that_breaks_a_rule_is_refused_whole() -> None:
+    camp = lobby("rank-bases")
+    ctx = Context(now=camp.now, actor=camp.organizer, seq=len(camp.log) + 1, seed=camp.seed)
+    too_many = [AddPlayer(name=f"Red {n}", team="red") for n in range(50)]
+    with pytest.raises(RuleError) as refused:
+        decide_each(camp.ruleset, camp.state, too_many, ctx)
+    assert refused.value.code == "team_full"
