@@ -40,9 +40,9 @@ AudioContext.prototype.createOscillator = function () {
 Phone = Callable[..., Awaitable[BrowserContext]]
 
 
-async def shot(page: Page, name: str) -> None:
+async def shot(page: Page, name: str, *, full_page: bool = True) -> None:
     SCREENSHOTS.mkdir(exist_ok=True)
-    await page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
+    await page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=full_page)
 
 
 async def pick(page: Page, title: str) -> None:

@@ -3,6 +3,7 @@
 import { h } from "../dom.js";
 import { api } from "../api.js";
 import { alertsTapped, confirmAlerts } from "../alerts.js";
+import { newCommandId } from "../outbox.js";
 import { errorText, getLang, setLang, t } from "../i18n.js";
 import { canScan } from "./scanner.js";
 
@@ -188,7 +189,9 @@ export function gmPlayers(app, game, ui, { linked, hint }) {
       onsubmit: (event) => {
         event.preventDefault();
         const names = (ui.newPlayers || "").split("\n").map((n) => n.trim()).filter(Boolean);
-        if (names.length) addGmPlayers(app, game, ui, names);
+        if (names.length) addMembers(app, game, names, { role: "player", ui, done: (added) => {
+          ui.newPlayers = names.slice(added).join("\n");
+        } });
       },
     },
     h("label", { for: "player-list-input" }, hint),
@@ -200,50 +203,38 @@ export function gmPlayers(app, game, ui, { linked, hint }) {
     ui.addStatus && h("div", { class: "hint", testid: "add-status" }, ui.addStatus));
 }
 
-// Players are added over HTTP, one by one; the socket then brings the new view.
-async function addGmPlayers(app, game, ui, names) {
+// Members are added over HTTP in as few requests as the server takes (500 names each, all or
+// none, each with a command_id: a retried request adds nobody twice), the progress and the result
+// in `ui.addStatus` (app.ui unless a ruleset keeps its own); the socket then brings the new table.
+// `done(added)` runs at the end, also after a failure.
+const NAMES_PER_REQUEST = 500;
+
+export async function addMembers(app, game, names, { role, team = null, ui = app.ui, done }) {
   let added = 0;
-  Object.assign(ui, { adding: true, addStatus: t("add.progress", { done: 0, total: names.length }) });
-  app.render();
+  const status = (text) => {
+    ui.addStatus = text;
+    app.render();
+  };
+  ui.adding = true;
   try {
-    for (const name of names) {
-      await api.addPlayer(game.gameId, game.token, { name, role: "player", team: null });
-      added += 1;
+    while (added < names.length) {
+      const batch = names.slice(added, added + NAMES_PER_REQUEST);
+      status(t("add.progress", { done: added, total: names.length }));
+      await api.addPlayers(game.gameId, game.token, batch.map((name) => ({ name, role, team })), newCommandId());
+      added += batch.length;
     }
-    ui.addStatus = t("add.done", { count: added });
+    status(t("add.done", { count: added }));
   } catch (err) {
-    ui.addStatus = `${t("add.failed", { name: names[added] })} ${errorText(err.code, err.message)}`;
+    const left = names.length - added;
+    const failed = left === 1
+      ? t("add.failed", { name: names[added] })
+      : t("add.failed_list", { count: Math.min(NAMES_PER_REQUEST, left) });
+    status(`${failed} ${errorText(err.code, err.message)}`);
   } finally {
-    ui.newPlayers = names.slice(added).join("\n");
+    done(added);
     ui.adding = false;
     app.ui.invitesFor = null;
     app.render();
-    game.refresh();
-  }
-}
-
-// Members are added over HTTP, one at a time, the progress in app.ui.addStatus; the socket then
-// brings the new table. With `commandIds` each goes with its own command_id (a retry adds nobody).
-// `done(added)` runs at the end, also after a failure.
-export async function addMembers(app, game, names, { role, team = null, commandIds = false, done }) {
-  let added = 0;
-  app.set({ adding: true, addStatus: t("add.progress", { done: 0, total: names.length }) });
-  try {
-    for (const name of names) {
-      const body = { name, role, team };
-      if (commandIds) body.command_id = crypto.randomUUID?.() ?? `${Date.now()}-${Math.random()}`;
-      await api.addPlayer(game.gameId, game.token, body);
-      added += 1;
-      app.ui.addStatus = t("add.progress", { done: added, total: names.length });
-      app.render();
-    }
-    app.ui.addStatus = t("add.done", { count: added });
-  } catch (err) {
-    app.ui.addStatus = `${t("add.failed", { name: names[added] })} ${errorText(err.code, err.message)}`;
-  } finally {
-    done(added);
-    app.ui.invitesFor = null;
-    app.set({ adding: false });
     game.refresh();
   }
 }

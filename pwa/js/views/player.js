@@ -114,6 +114,7 @@ function duelScreen(app, game) {
     duel.opponent_picked
       ? h("div", { class: "chip ok big-chip", testid: "opponent-picked" }, t("duel.opponent_picked"))
       : h("div", { class: "chip wait big-chip", testid: "opponent-picking" }, t("duel.opponent_picking")),
+    leaveDuel(game, duel),
     picked
       ? h("section", { class: "my-pick", testid: "my-pick" },
         h("div", { class: "hint" }, t("duel.your_pick")),
@@ -121,6 +122,23 @@ function duelScreen(app, game) {
         h("div", { class: unsent ? "chip wait" : "chip ok" },
           unsent ? t("duel.pick_unsent") : duel.opponent_picked ? t("duel.revealing") : t("duel.wait_opponent")))
       : pickSection(app, game, duel, me.cards));
+}
+
+// An opponent who does not pick (gone, or out of signal) cannot hold a player: from `leave_from`
+// the duel may be left; until then a countdown says when (and redraws the screen at its end).
+function leaveDuel(game, duel) {
+  if (duel.opponent_picked || !duel.leave_from) return null;
+  if (inForce(duel.leave_from)) {
+    return h("div", { class: "hint leave-wait" }, t("duel.leave_in"), " ", countdown(duel.leave_from, { testid: "leave-countdown" }));
+  }
+  return h("button", {
+    class: "danger wide leave-duel", testid: "leave-duel",
+    disabled: sending(game, "leave_duel", (c) => c.duel_id === duel.duel_id),
+    onclick: () => {
+      markRevealSeen(duel.duel_id); // the one who leaves needs no screen saying the duel is off
+      game.send({ type: "leave_duel", duel_id: duel.duel_id });
+    },
+  }, t("duel.leave"));
 }
 
 // A tap selects a card (another tap on another card changes it); only the confirm button sends
@@ -131,12 +149,13 @@ function pickSection(app, game, duel, cards) {
   const chosen = ui.pickChoice?.round === round ? cards.find((c) => c.card_id === ui.pickChoice.card_id) : null;
   return h("section", { class: "pick" },
     h("p", { class: "pick-hint" }, chosen ? t("duel.pick_confirm_hint") : t("duel.pick_hint")),
-    h("div", { class: "pick-grid" }, cards.map((card) => h("button", {
+    // The confirm button stands right under the chosen card, where the thumb already is.
+    h("div", { class: "pick-grid" }, cards.map((card) => [h("button", {
       class: `card pick kind-${card.kind}${card === chosen ? " chosen" : ""}`, testid: `card-${card.card_id}`,
       "aria-pressed": String(card === chosen),
       onclick: () => app.set({ pickChoice: { round, card_id: card.card_id } }),
-    }, cardFace(card)))),
-    chosen && h("button", {
+    }, cardFace(card)),
+    card === chosen && h("button", {
       class: "primary wide pick-confirm", testid: "pick-confirm",
       onclick: () => {
         // A second tap before the pick is in the outbox (and the buttons gone) is ignored.
@@ -145,7 +164,7 @@ function pickSection(app, game, duel, cards) {
         game.send({ type: "pick", duel_id: duel.duel_id, card_id: chosen.card_id })
           .finally(() => { ui.picking = false; });
       },
-    }, t("duel.pick_confirm", { title: chosen.title })));
+    }, t("duel.pick_confirm", { title: chosen.title }))])));
 }
 
 // In a duel past a draw: what both played in the earlier rounds.
@@ -188,7 +207,8 @@ function revealScreen(app, game) {
         why.map((text) => h("div", { class: "why" }, text)));
     }),
     h("section", { class: "outcomes", testid: "reveal-outcomes" },
-      duel.outcomes.map((o) => {
+      // A cancelled duel is cancelled for both: say it once.
+      duel.outcomes.filter((o) => o.effect !== "cancelled" || o.player_id === me.player_id).map((o) => {
         const mine = o.player_id === me.player_id;
         // The player's own stun / free leave already counts down here, with the same hooks.
         const testid = mine ? { stun: "stun-countdown", escape: "immune-countdown" }[o.effect] : null;
