@@ -20,8 +20,11 @@ export function topbar(app, game) {
   return h("header", { class: "topbar" },
     h("a", { class: "brand", href: "#/games", "aria-label": t("nav.games") }, "Bij se"),
     h("span", { class: "title" }, game?.view?.game?.name ?? ""),
-    connection && h("span", { class: `conn conn-${connection}`, testid: "connection", title: t(`conn.${connection}`) },
-      t(`conn.${connection}`)),
+    // No signal (or a refused link) is news: a full-width bar of the header, not a small chip.
+    connection && h("span", {
+      class: `conn conn-${connection}${connection === "closed" || connection === "fatal" ? " conn-bar" : ""}`,
+      testid: "connection", title: t(`conn.${connection}`), role: "status",
+    }, t(`conn.${connection}`)),
     h("span", { class: queued ? "badge" : "badge empty", title: t("outbox.title", { count: queued }) },
       "⇅ ", h("span", { testid: "outbox-count" }, String(queued))),
     h("button", {

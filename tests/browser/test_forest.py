@@ -132,6 +132,8 @@ async def test_connection_chip_follows_the_browser_at_once(
     )
     assert style["size"] >= 15 and style["weight"] >= 700, style
     assert style["symbol"] not in ("none", "normal", '""'), style  # not the colour alone
+    await page.set_viewport_size({"width": 320, "height": 640})  # the bar fits a narrow phone
+    assert await page.evaluate("document.documentElement.scrollWidth") <= 320
     await page.context.set_offline(False)
     await expect(chip).to_have_text("spojeno", timeout=5000)
 
