@@ -36,6 +36,28 @@ export function alarm() {
   beep();
 }
 
+// Vibrate and beep for something new (a duel, a raid); browsers allow both only after a first tap.
+export function buzz() {
+  if (navigator.userActivation && !navigator.userActivation.hasBeenActive) return;
+  alarm();
+}
+
+// Whether the player has given the tap that unlocks sound and vibration on this phone (the
+// prompt asks for it once; after a reload any tap unlocks them again).
+const TAPPED_KEY = "bijse.alerts_tapped";
+
+export function alertsTapped() {
+  return localStorage.getItem(TAPPED_KEY) === "1";
+}
+
+// The prompt's tap (the first-tap listener has just made the AudioContext): remember it, and
+// answer with a short buzz and beep, so the player knows both work.
+export function confirmAlerts() {
+  localStorage.setItem(TAPPED_KEY, "1");
+  navigator.vibrate?.(200);
+  audio?.resume?.().then(() => beep(1), () => {});
+}
+
 // Hold a screen wake lock while `on` (a duel or a countdown), release it otherwise.
 export async function keepAwake(on) {
   wantAwake = on;

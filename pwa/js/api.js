@@ -48,6 +48,8 @@ const game = (gid) => `/api/games/${encodeURIComponent(gid)}`;
 export const api = {
   createGame: (body) => request("POST", "/api/games", { body }),
   addPlayer: (gid, token, body) => request("POST", `${game(gid)}/players`, { token, body }),
+  addPlayers: (gid, token, players, commandId) =>
+    request("POST", `${game(gid)}/players`, { token, body: { players, command_id: commandId } }),
   invites: (gid, token) => request("GET", `${game(gid)}/invites`, { token }),
   view: (gid, token) => request("GET", `${game(gid)}/view`, { token }),
   command: (gid, token, commandId, command) =>

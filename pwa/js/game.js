@@ -6,6 +6,16 @@ import { cachedView, cacheView, saveSession } from "./session.js";
 import { GameSocket } from "./socket.js";
 
 const RETRY_DRAIN_MS = 8000;
+// Commands that pull another player into something: sent minutes late from a dead spot, they would
+// lock the sender in with an opponent long gone. They expire in the outbox instead (per ruleset,
+// the code of the banner that says so).
+const EXPIRING = {
+  "card-duel": { challenge: "challenge_expired" },
+  "rank-bases": { duel: "challenge_expired", raid: "raid_expired" },
+};
+const EXPIRY_S = 60; // unless the game's config says `challenge_expiry_s`
+// A refused command's banner: long enough to read, gone before it reads as a lasting state.
+const ERROR_SHOW_MS = 8000;
 
 export class Game extends EventTarget {
   constructor(session) {
@@ -15,7 +25,7 @@ export class Game extends EventTarget {
     this.view = null;
     this.queued = [];          // outbox entries of this session, oldest first
     this.answered = new Map(); // command_id -> {command, seq} acked but not yet seen in a view
-    this.errors = [];          // [{id, code, message, command}] refused commands, newest last
+    this.errors = [];          // [{id, code, message, command, screen}] refused commands, newest last
     this.fatal = null;         // {code, message} when the token or game is refused
     this.connection = "closed";
     this.draining = false;
@@ -61,7 +71,11 @@ export class Game extends EventTarget {
       this.refresh();
       this.drain();
     };
+    // The browser knows at once that the signal is gone; the socket would take 40 s of silence
+    // to notice. Drop it now: the chip says so and commands wait in the outbox, not on a dead line.
+    this.onOffline = () => this.socket.lost();
     window.addEventListener("online", this.onOnline);
+    window.addEventListener("offline", this.onOffline);
     document.addEventListener("visibilitychange", this.onVisible);
     this.timer = setInterval(() => this.queued.length && this.drain(), RETRY_DRAIN_MS);
   }
@@ -70,6 +84,7 @@ export class Game extends EventTarget {
     this.socket?.stop();
     clearInterval(this.timer);
     window.removeEventListener("online", this.onOnline);
+    window.removeEventListener("offline", this.onOffline);
     document.removeEventListener("visibilitychange", this.onVisible);
   }
 
@@ -116,7 +131,10 @@ export class Game extends EventTarget {
 
   // Every command goes through the outbox first.
   async send(command) {
-    const entry = await outbox.add({ game_id: this.gameId, token: this.token, command });
+    // The age of an entry is counted on the server clock: unlike the phone's monotonic time
+    // (performance.now restarts at every page load) it survives a reload, as the outbox does, and
+    // a phone clock set wrong is corrected by the measured offset.
+    const entry = await outbox.add({ game_id: this.gameId, token: this.token, command, queued_at: clock.serverNow() });
     await this.loadQueue();
     this.drain();
     return entry;
@@ -149,6 +167,13 @@ export class Game extends EventTarget {
 
   // true when the server answered (ack or refusal), false to try again later.
   async deliver(entry) {
+    const expired = this.expiry(entry);
+    if (expired) {
+      await outbox.remove(entry.command_id);
+      this.addError(entry, { code: expired });
+      await this.loadQueue();
+      return true;
+    }
     let answer;
     if (this.socket.isOpen) {
       try {
@@ -166,7 +191,7 @@ export class Game extends EventTarget {
     }
     await outbox.remove(entry.command_id);
     if (answer.error) {
-      this.errors = [...this.errors, { id: entry.command_id, ...answer.error, command: entry.command }];
+      this.addError(entry, answer.error);
     } else if (answer.seq > this.seq) {
       this.answered.set(entry.command_id, { command: entry.command, seq: answer.seq });
       // The socket pushes the new view; if none comes soon (or no socket), fetch it.
@@ -177,7 +202,25 @@ export class Game extends EventTarget {
     return true;
   }
 
+  // The banner code when this entry has waited too long to be sent, else null.
+  expiry(entry) {
+    const code = EXPIRING[this.view?.game?.ruleset]?.[entry.command.type];
+    const limitS = this.view?.game?.config?.challenge_expiry_s ?? EXPIRY_S;
+    return code && entry.queued_at && clock.serverNow() - entry.queued_at > limitS * 1000 ? code : null;
+  }
+
+  addError(entry, error) {
+    this.errors = [...this.errors, { id: entry.command_id, ...error, command: entry.command }];
+    setTimeout(() => this.dismissError(entry.command_id), ERROR_SHOW_MS);
+  }
+
+  // A banner belongs to the screen it was first shown on: on another screen it is old news.
+  keepErrorsOn(screen) {
+    this.errors = this.errors.filter((e) => (e.screen ??= screen) === screen);
+  }
+
   dismissError(id) {
+    if (!this.errors.some((e) => e.id === id)) return;
     this.errors = this.errors.filter((e) => e.id !== id);
     this.changed();
   }

@@ -7,7 +7,7 @@ import { current, saveSession, setCurrent } from "./session.js";
 import { keepAwake, unlockSoundOnFirstTap } from "./alerts.js";
 import { startTicker } from "./countdown.js";
 import { onChange as onClockChange } from "./clock.js";
-import { errorList, topbar } from "./views/common.js";
+import { alertsPrompt, errorList, topbar } from "./views/common.js";
 import { homeScreen } from "./views/home.js";
 import { spectatorScreen } from "./views/spectator.js";
 import { scanSupport } from "./views/scanner.js";
@@ -125,12 +125,15 @@ function fatalScreen() {
 
 function render() {
   const onGame = page !== "games" && game;
+  const main = screen();
+  if (onGame) game.keepErrorsOn(`${page} ${main?.dataset?.testid ?? ""} ${main?.className ?? ""}`);
   mount(root, h("div", { class: `app page-${page}` },
     topbar(app, onGame ? game : null),
     insecureBanner(),
     onGame && page !== "replay" && game.view?.me?.role === "organizer" && inviteAddressWarning(app),
+    alertsPrompt(app, onGame ? game : null),
     errorList(onGame ? game : null, app.notices),
-    screen()));
+    main));
   const view = onGame && page !== "replay" ? game.view : null;
   const rules = view && RULESETS[view.game?.ruleset];
   keepAwake(Boolean(rules && loaded.get(rules)?.awake(view, page)));

@@ -85,6 +85,13 @@ export class GameSocket {
     this.setStatus("closed");
   }
 
+  // The connection is known to be gone (the browser went offline): drop it and try again later.
+  lost() {
+    if (this.stopped) return;
+    this.drop();
+    this.scheduleRetry();
+  }
+
   scheduleRetry() {
     if (this.stopped) return;
     const cap = Math.min(MAX_BACKOFF_MS, 500 * 2 ** this.attempts);
@@ -108,8 +115,7 @@ export class GameSocket {
   checkAlive() {
     if (!this.isOpen) return;
     if (Date.now() - this.lastHeard > SILENCE_LIMIT_MS) {
-      this.drop();
-      this.scheduleRetry();
+      this.lost();
     } else {
       this.ping();
     }

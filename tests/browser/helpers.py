@@ -13,13 +13,42 @@ SCREENSHOTS = Path(__file__).resolve().parent / "screenshots"
 STUN_CARD = "Rána židlí"  # 3/2 stun: beats the 2/3 wound card on the big number
 WOUND_CARD = "Rána Ankh-Morporskou dýkou"
 
+# An init script: records wake-lock requests, vibrations and beeps in window.__alerts.
+ALERTS_RECORDER = """
+window.__alerts = [];
+const record = (what) => window.__alerts.push(what);
+Object.defineProperty(navigator, "wakeLock", { configurable: true, value: {
+  request: async (type) => {
+    record(`lock:${type}`);
+    const sentinel = new EventTarget();
+    sentinel.release = async () => {
+      record("unlock");
+      sentinel.dispatchEvent(new Event("release"));
+    };
+    return sentinel;
+  },
+} });
+navigator.vibrate = (pattern) => { record("vibrate"); return true; };
+const createOscillator = AudioContext.prototype.createOscillator;
+AudioContext.prototype.createOscillator = function () {
+  record("beep");
+  return createOscillator.call(this);
+};
+"""
+
 # The `phone` fixture: makes a new Pixel 7 browser context (keyword arguments override).
 Phone = Callable[..., Awaitable[BrowserContext]]
 
 
-async def shot(page: Page, name: str) -> None:
+async def shot(page: Page, name: str, *, full_page: bool = True) -> None:
     SCREENSHOTS.mkdir(exist_ok=True)
-    await page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
+    await page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=full_page)
+
+
+async def pick(page: Page, title: str) -> None:
+    """On the duel screen: tap the card with this title, then confirm it."""
+    await page.locator('[data-testid^="card-"]', has_text=title).click()
+    await page.get_by_test_id("pick-confirm").click()
 
 
 def local(url: str, live_server: str) -> str:
@@ -28,16 +57,16 @@ def local(url: str, live_server: str) -> str:
 
 
 async def new_game(
-    api: httpx.AsyncClient, names: list[str], *, stun_s: int = 120
+    api: httpx.AsyncClient,
+    names: list[str],
+    *,
+    stun_s: int = 120,
+    config: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """A running card-duel game made over HTTP: {gid, org, players: {name: added player}}."""
+    settings = {"stun_s": stun_s, "escape_immunity_s": 10, "pick_timeout_s": None, **(config or {})}
     answer = await api.post(
-        "/api/games",
-        json={
-            "ruleset": "card-duel",
-            "name": "Test",
-            "config": {"stun_s": stun_s, "escape_immunity_s": 10, "pick_timeout_s": None},
-        },
+        "/api/games", json={"ruleset": "card-duel", "name": "Test", "config": settings}
     )
     assert answer.status_code == 201, answer.text
     game = answer.json()

@@ -3,29 +3,15 @@
 from httpx import AsyncClient
 from playwright.async_api import expect
 
-from tests.browser.helpers import Phone, command, local, new_game, shot, stun_in_duel
-
-RECORDER = """
-window.__alerts = [];
-const record = (what) => window.__alerts.push(what);
-Object.defineProperty(navigator, "wakeLock", { configurable: true, value: {
-  request: async (type) => {
-    record(`lock:${type}`);
-    const sentinel = new EventTarget();
-    sentinel.release = async () => {
-      record("unlock");
-      sentinel.dispatchEvent(new Event("release"));
-    };
-    return sentinel;
-  },
-} });
-navigator.vibrate = (pattern) => { record("vibrate"); return true; };
-const createOscillator = AudioContext.prototype.createOscillator;
-AudioContext.prototype.createOscillator = function () {
-  record("beep");
-  return createOscillator.call(this);
-};
-"""
+from tests.browser.helpers import (
+    ALERTS_RECORDER,
+    Phone,
+    command,
+    local,
+    new_game,
+    shot,
+    stun_in_duel,
+)
 
 
 async def test_wake_lock_vibration_and_beep(
@@ -35,7 +21,7 @@ async def test_wake_lock_vibration_and_beep(
     gid = game["gid"]
     alice, bob = game["players"]["Alice"], game["players"]["Bob"]
     context = await phone()
-    await context.add_init_script(RECORDER)
+    await context.add_init_script(ALERTS_RECORDER)
     page = await context.new_page()
     await page.goto(local(bob["join_url"], live_server))
     await expect(page.get_by_test_id("my-code")).to_be_visible()

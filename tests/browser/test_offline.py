@@ -17,6 +17,7 @@ from tests.browser.helpers import (
     events,
     local,
     new_game,
+    pick,
     shot,
     watch_errors,
 )
@@ -83,7 +84,7 @@ async def test_pick_made_offline_is_sent_once_when_back(
         await ws.close(code=1001)
     await context.set_offline(True)
     await expect(page.get_by_test_id("connection")).to_have_text("bez signálu")
-    await page.locator('[data-testid^="card-"]', has_text=STUN_CARD).click()
+    await pick(page, STUN_CARD)
     await expect(page.get_by_test_id("outbox-count")).to_have_text("1")
     await expect(page.get_by_test_id("my-pick")).to_contain_text(STUN_CARD)
     await expect(page.get_by_test_id("my-pick")).to_contain_text("Čeká na signál")
@@ -164,7 +165,7 @@ async def test_lost_ack_is_resent_and_counted_once(
     await expect(page.get_by_test_id("duel")).to_be_visible()
 
     drop_next_ack["on"] = True
-    await page.locator('[data-testid^="card-"]', has_text=WOUND_CARD).click()
+    await pick(page, WOUND_CARD)
 
     def picks() -> list[dict[str, Any]]:
         return [body for body in sent if body["command"]["type"] == "pick"]

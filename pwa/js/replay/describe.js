@@ -105,7 +105,9 @@ function cardDuelEvent(event, index, d, who) {
     case "player_wounded": return t("replay.ev.player_wounded", { name: who(d.player_id) });
     case "player_killed": return t("replay.ev.player_killed", { name: who(d.player_id) });
     case "duel_ended": return t("replay.ev.duel_ended", { pair });
-    case "duel_cancelled": return t("replay.ev.duel_cancelled", { pair, reason: t(`replay.reason.${d.reason}`) });
+    case "duel_cancelled": return t("replay.ev.duel_cancelled", {
+      pair, reason: d.reason === "left" ? t("replay.reason.left_duel", { name: who(d.by) }) : t(`replay.reason.${d.reason}`),
+    });
     case "card_granted": return t("replay.ev.card_granted", { name: who(d.player_id), card: cardText(d.card) });
     case "item_granted": return t("replay.ev.item_granted", { name: who(d.player_id) });
     case "player_healed": return t("replay.ev.player_healed", { name: who(d.player_id) });

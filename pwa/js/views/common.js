@@ -2,6 +2,8 @@
 // rulesets share: a console's game actions and seed, an opponent's code form, the GM's players.
 import { h } from "../dom.js";
 import { api } from "../api.js";
+import { alertsTapped, confirmAlerts } from "../alerts.js";
+import { newCommandId } from "../outbox.js";
 import { errorText, getLang, setLang, t } from "../i18n.js";
 import { canScan } from "./scanner.js";
 
@@ -12,12 +14,17 @@ document.documentElement.classList.toggle("sun", prefs.sun);
 
 export function topbar(app, game) {
   const queued = game ? game.queued.length : 0;
-  const connection = game ? (game.fatal ? "fatal" : game.connection) : null;
+  // Offline, a socket still trying to connect is no signal either (it would flicker "connecting").
+  const status = game?.connection === "open" || navigator.onLine ? game?.connection : "closed";
+  const connection = game ? (game.fatal ? "fatal" : status) : null;
   return h("header", { class: "topbar" },
     h("a", { class: "brand", href: "#/games", "aria-label": t("nav.games") }, "Bij se"),
     h("span", { class: "title" }, game?.view?.game?.name ?? ""),
-    connection && h("span", { class: `conn conn-${connection}`, testid: "connection", title: t(`conn.${connection}`) },
-      t(`conn.${connection}`)),
+    // No signal (or a refused link) is news: a full-width bar of the header, not a small chip.
+    connection && h("span", {
+      class: `conn conn-${connection}${connection === "closed" || connection === "fatal" ? " conn-bar" : ""}`,
+      testid: "connection", title: t(`conn.${connection}`), role: "status",
+    }, t(`conn.${connection}`)),
     h("span", { class: queued ? "badge" : "badge empty", title: t("outbox.title", { count: queued }) },
       "⇅ ", h("span", { testid: "outbox-count" }, String(queued))),
     h("button", {
@@ -37,6 +44,19 @@ export function topbar(app, game) {
       },
     }, t("lang.other")),
   );
+}
+
+// Until the player has tapped it once on this phone: the tap browsers need before a phone may buzz
+// and beep. A console does not ring, so it does not ask.
+export function alertsPrompt(app, game) {
+  if (alertsTapped() || game?.view?.me?.role === "organizer") return null;
+  return h("button", {
+    class: "primary wide alerts-prompt no-print", testid: "unlock-alerts",
+    onclick: () => {
+      confirmAlerts();
+      app.render();
+    },
+  }, t("alerts.unlock"));
 }
 
 export function errorList(game, notices = []) {
@@ -172,7 +192,9 @@ export function gmPlayers(app, game, ui, { linked, hint }) {
       onsubmit: (event) => {
         event.preventDefault();
         const names = (ui.newPlayers || "").split("\n").map((n) => n.trim()).filter(Boolean);
-        if (names.length) addGmPlayers(app, game, ui, names);
+        if (names.length) addMembers(app, game, names, { role: "player", ui, done: (added) => {
+          ui.newPlayers = names.slice(added).join("\n");
+        } });
       },
     },
     h("label", { for: "player-list-input" }, hint),
@@ -184,50 +206,38 @@ export function gmPlayers(app, game, ui, { linked, hint }) {
     ui.addStatus && h("div", { class: "hint", testid: "add-status" }, ui.addStatus));
 }
 
-// Players are added over HTTP, one by one; the socket then brings the new view.
-async function addGmPlayers(app, game, ui, names) {
+// Members are added over HTTP in as few requests as the server takes (500 names each, all or
+// none, each with a command_id: a retried request adds nobody twice), the progress and the result
+// in `ui.addStatus` (app.ui unless a ruleset keeps its own); the socket then brings the new table.
+// `done(added)` runs at the end, also after a failure.
+const NAMES_PER_REQUEST = 500;
+
+export async function addMembers(app, game, names, { role, team = null, ui = app.ui, done }) {
   let added = 0;
-  Object.assign(ui, { adding: true, addStatus: t("add.progress", { done: 0, total: names.length }) });
-  app.render();
+  const status = (text) => {
+    ui.addStatus = text;
+    app.render();
+  };
+  ui.adding = true;
   try {
-    for (const name of names) {
-      await api.addPlayer(game.gameId, game.token, { name, role: "player", team: null });
-      added += 1;
+    while (added < names.length) {
+      const batch = names.slice(added, added + NAMES_PER_REQUEST);
+      status(t("add.progress", { done: added, total: names.length }));
+      await api.addPlayers(game.gameId, game.token, batch.map((name) => ({ name, role, team })), newCommandId());
+      added += batch.length;
     }
-    ui.addStatus = t("add.done", { count: added });
+    status(t("add.done", { count: added }));
   } catch (err) {
-    ui.addStatus = `${t("add.failed", { name: names[added] })} ${errorText(err.code, err.message)}`;
+    const left = names.length - added;
+    const failed = left === 1
+      ? t("add.failed", { name: names[added] })
+      : t("add.failed_list", { count: Math.min(NAMES_PER_REQUEST, left) });
+    status(`${failed} ${errorText(err.code, err.message)}`);
   } finally {
-    ui.newPlayers = names.slice(added).join("\n");
+    done(added);
     ui.adding = false;
     app.ui.invitesFor = null;
     app.render();
-    game.refresh();
-  }
-}
-
-// Members are added over HTTP, one at a time, the progress in app.ui.addStatus; the socket then
-// brings the new table. With `commandIds` each goes with its own command_id (a retry adds nobody).
-// `done(added)` runs at the end, also after a failure.
-export async function addMembers(app, game, names, { role, team = null, commandIds = false, done }) {
-  let added = 0;
-  app.set({ adding: true, addStatus: t("add.progress", { done: 0, total: names.length }) });
-  try {
-    for (const name of names) {
-      const body = { name, role, team };
-      if (commandIds) body.command_id = crypto.randomUUID?.() ?? `${Date.now()}-${Math.random()}`;
-      await api.addPlayer(game.gameId, game.token, body);
-      added += 1;
-      app.ui.addStatus = t("add.progress", { done: added, total: names.length });
-      app.render();
-    }
-    app.ui.addStatus = t("add.done", { count: added });
-  } catch (err) {
-    app.ui.addStatus = `${t("add.failed", { name: names[added] })} ${errorText(err.code, err.message)}`;
-  } finally {
-    done(added);
-    app.ui.invitesFor = null;
-    app.set({ adding: false });
     game.refresh();
   }
 }

@@ -1,4 +1,5 @@
 // The player's phone: code, cards, challenge, the duel, the reveal and what follows.
+import { buzz } from "../alerts.js";
 import { h, svgNode } from "../dom.js";
 import { t } from "../i18n.js";
 import { inForce } from "../clock.js";
@@ -22,6 +23,9 @@ export function activeDuel(view) {
   return duel && (!duel.deadline || inForce(duel.deadline)) ? duel : null;
 }
 
+// Buzz once for each new duel on this phone (the challenger's too: the duel has begun).
+const buzzed = new Set();
+
 export function playerScreen(app, game) {
   const view = game.view;
   const ui = app.ui;
@@ -30,6 +34,10 @@ export function playerScreen(app, game) {
   const stunned = inForce(view.me.stunned_until);
   if (duel || reveal || stunned || !view.me.alive) ui.scanning = false;
   if (!ui.scanning) stopScan();
+  if (duel && !buzzed.has(duel.duel_id)) {
+    buzzed.add(duel.duel_id);
+    buzz();
+  }
   if (duel) return duelScreen(app, game);
   if (reveal) return revealScreen(app, game);
   if (stunned) return stunScreen(view);
@@ -106,24 +114,57 @@ function duelScreen(app, game) {
     duel.opponent_picked
       ? h("div", { class: "chip ok big-chip", testid: "opponent-picked" }, t("duel.opponent_picked"))
       : h("div", { class: "chip wait big-chip", testid: "opponent-picking" }, t("duel.opponent_picking")),
+    leaveDuel(game, duel),
     picked
       ? h("section", { class: "my-pick", testid: "my-pick" },
         h("div", { class: "hint" }, t("duel.your_pick")),
         cardView(picked),
         h("div", { class: unsent ? "chip wait" : "chip ok" },
           unsent ? t("duel.pick_unsent") : duel.opponent_picked ? t("duel.revealing") : t("duel.wait_opponent")))
-      : h("section", { class: "pick" },
-        h("p", { class: "pick-hint" }, t("duel.pick_hint")),
-        h("div", { class: "pick-grid" }, me.cards.map((card) => h("button", {
-          class: `card pick kind-${card.kind}`, testid: `card-${card.card_id}`,
-          onclick: () => {
-            // A second tap before the pick is in the outbox (and the buttons gone) is ignored.
-            if (app.ui.picking) return;
-            app.ui.picking = true;
-            game.send({ type: "pick", duel_id: duel.duel_id, card_id: card.card_id })
-              .finally(() => { app.ui.picking = false; });
-          },
-        }, cardFace(card))))));
+      : pickSection(app, game, duel, me.cards));
+}
+
+// An opponent who does not pick (gone, or out of signal) cannot hold a player: from `leave_from`
+// the duel may be left; until then a countdown says when (and redraws the screen at its end).
+function leaveDuel(game, duel) {
+  if (duel.opponent_picked || !duel.leave_from) return null;
+  if (inForce(duel.leave_from)) {
+    return h("div", { class: "hint leave-wait" }, t("duel.leave_in"), " ", countdown(duel.leave_from, { testid: "leave-countdown" }));
+  }
+  return h("button", {
+    class: "danger wide leave-duel", testid: "leave-duel",
+    disabled: sending(game, "leave_duel", (c) => c.duel_id === duel.duel_id),
+    onclick: () => {
+      markRevealSeen(duel.duel_id); // the one who leaves needs no screen saying the duel is off
+      game.send({ type: "leave_duel", duel_id: duel.duel_id });
+    },
+  }, t("duel.leave"));
+}
+
+// A tap selects a card (another tap on another card changes it); only the confirm button sends
+// it: the server keeps the first pick, so one glove slip must not decide a duel.
+function pickSection(app, game, duel, cards) {
+  const ui = app.ui;
+  const round = `${duel.duel_id}:${duel.round}`;
+  const chosen = ui.pickChoice?.round === round ? cards.find((c) => c.card_id === ui.pickChoice.card_id) : null;
+  return h("section", { class: "pick" },
+    h("p", { class: "pick-hint" }, chosen ? t("duel.pick_confirm_hint") : t("duel.pick_hint")),
+    // The confirm button stands right under the chosen card, where the thumb already is.
+    h("div", { class: "pick-grid" }, cards.map((card) => [h("button", {
+      class: `card pick kind-${card.kind}${card === chosen ? " chosen" : ""}`, testid: `card-${card.card_id}`,
+      "aria-pressed": String(card === chosen),
+      onclick: () => app.set({ pickChoice: { round, card_id: card.card_id } }),
+    }, cardFace(card)),
+    card === chosen && h("button", {
+      class: "primary wide pick-confirm", testid: "pick-confirm",
+      onclick: () => {
+        // A second tap before the pick is in the outbox (and the buttons gone) is ignored.
+        if (ui.picking) return;
+        ui.picking = true;
+        game.send({ type: "pick", duel_id: duel.duel_id, card_id: chosen.card_id })
+          .finally(() => { ui.picking = false; });
+      },
+    }, t("duel.pick_confirm", { title: chosen.title }))])));
 }
 
 // In a duel past a draw: what both played in the earlier rounds.
@@ -166,7 +207,8 @@ function revealScreen(app, game) {
         why.map((text) => h("div", { class: "why" }, text)));
     }),
     h("section", { class: "outcomes", testid: "reveal-outcomes" },
-      duel.outcomes.map((o) => {
+      // A cancelled duel is cancelled for both: say it once.
+      duel.outcomes.filter((o) => o.effect !== "cancelled" || o.player_id === me.player_id).map((o) => {
         const mine = o.player_id === me.player_id;
         // The player's own stun / free leave already counts down here, with the same hooks.
         const testid = mine ? { stun: "stun-countdown", escape: "immune-countdown" }[o.effect] : null;

@@ -3,7 +3,6 @@
 import { h } from "../dom.js";
 import { t } from "../i18n.js";
 import { markRevealSeen, seenReveal } from "../session.js";
-import { alarm } from "../alerts.js";
 import { RANKS, rankName, teamColor, teamName, teams } from "../ranks.js";
 
 // A command of this type, with these fields, is queued or sent but not yet in the view.
@@ -82,10 +81,4 @@ export function seen(game, kind, id) {
 
 export function markSeen(game, kind, id) {
   markRevealSeen(`${game.gameId}:${kind}:${id}`);
-}
-
-// Vibrate and beep for something new (a duel, a raid); browsers allow both only after a first tap.
-export function buzz() {
-  if (navigator.userActivation && !navigator.userActivation.hasBeenActive) return;
-  alarm();
 }

@@ -1,10 +1,11 @@
 // A rank-bases leader's phone (the base): incoming raids and their defenders in order,
 // deliveries, new rank papers, the team (ranks behind a switch), the tree and the stash.
+import { buzz } from "../alerts.js";
 import { h } from "../dom.js";
 import { t } from "../i18n.js";
 import { carriesAnything, deliveryPreview, isOut, rankName, setupProblems, teamName } from "../ranks.js";
 import {
-  buzz, carryingText, partChip, partsList, rankSelect, scoresStrip, sending, statusBanners, teamBadge,
+  carryingText, partChip, partsList, rankSelect, scoresStrip, sending, statusBanners, teamBadge,
 } from "./rank_common.js";
 
 const SHOW_RANKS_MS = 15000;

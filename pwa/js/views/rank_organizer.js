@@ -204,9 +204,8 @@ function addPlayers(app, game) {
     ui.addStatus && h("div", { class: "hint", testid: "add-status" }, ui.addStatus));
 }
 
-// Members are added one at a time, each with its own command_id (a retry adds nobody).
 function addNames(app, game, names, role, team, done) {
-  return addMembers(app, game, names, { role, team, commandIds: true, done });
+  return addMembers(app, game, names, { role, team, done });
 }
 
 // A screen for the scoreboard: a spectator whose link opens straight on the board.

@@ -1,13 +1,14 @@
 // A rank-bases player's phone: the code, the rank behind a tap, duels by code and the target's
 // reveal, the duel's result, raids (enter a base, wait for its defenders, take a part), and what
 // the player carries, their paper and lives.
+import { buzz } from "../alerts.js";
 import { h, svgNode } from "../dom.js";
 import { t } from "../i18n.js";
 import { qrSvg } from "../qr.js";
 import { duelOutcome, isOut, livesTellRank, rankName, teamColor, teamName, teams } from "../ranks.js";
 import { codeForm, sendCode, typedPlayer } from "./common.js";
 import { scanner, stopScan } from "./scanner.js";
-import { buzz, carryingText, markSeen, partChip, scoresStrip, seen, sending, statusBanners, teamBadge } from "./rank_common.js";
+import { carryingText, markSeen, partChip, scoresStrip, seen, sending, statusBanners, teamBadge } from "./rank_common.js";
 
 const TAP_MS = 700;        // a press shorter than this is a tap: the rank stays a few seconds
 const SHOW_AFTER_TAP_MS = 3000;
