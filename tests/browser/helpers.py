@@ -211,8 +211,3 @@ async def challenge_on_phone(page: Page, code: str) -> None:
     await page.get_by_test_id("challenge-code").fill(code)
     await page.get_by_test_id("challenge-submit").click()
     await page.get_by_test_id("duel").wait_for()
-
-
-async def pick_on_phone(page: Page, title: str) -> None:
-    await page.locator('[data-testid^="card-"]', has_text=title).click()
-    await page.get_by_test_id("my-pick").wait_for()

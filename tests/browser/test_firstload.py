@@ -73,9 +73,15 @@ async def test_worker_keeps_the_shell_and_no_ruleset(api: AsyncClient) -> None:
     build = json.loads(found.group(1))
     assert prefix == f"v/{build['version']}/"
     shell = build["shell"]
-    for needed in ("./", "./manifest.webmanifest", f"./{prefix}css/app.css",
-                   f"./{prefix}js/main.js", f"./{prefix}js/game.js", f"./{prefix}js/views/home.js",
-                   f"./{prefix}i18n/cs.js"):
+    for needed in (
+        "./",
+        "./manifest.webmanifest",
+        f"./{prefix}css/app.css",
+        f"./{prefix}js/main.js",
+        f"./{prefix}js/game.js",
+        f"./{prefix}js/views/home.js",
+        f"./{prefix}i18n/cs.js",
+    ):
         assert needed in shell, needed
     for name in shell:
         assert (await api.get(name.removeprefix("."))).status_code == 200, name

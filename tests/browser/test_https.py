@@ -26,7 +26,7 @@ from tests.browser.helpers import (
     challenge_on_phone,
     events,
     new_game,
-    pick_on_phone,
+    pick,
     server_view,
     shot,
 )
@@ -110,8 +110,8 @@ async def test_phones_duel_over_https_through_the_field_proxy(
 
         await challenge_on_phone(a, bob["code"])
         await expect(b.get_by_test_id("duel")).to_be_visible()
-        await pick_on_phone(a, STUN_CARD)
-        await pick_on_phone(b, WOUND_CARD)
+        await pick(a, STUN_CARD)
+        await pick(b, WOUND_CARD)
         await expect(a.get_by_test_id("reveal")).to_be_visible()
         await expect(b.get_by_test_id("reveal")).to_be_visible()
         await shot(b, "30-https-reveal")
@@ -202,13 +202,13 @@ async def test_two_instances_on_one_postgres_one_killed_mid_duel(
             b, b_sockets = await join(make, bob, storage_state=pinned(ports[1]))
             await challenge_on_phone(a, bob["code"])
             await expect(b.get_by_test_id("duel")).to_be_visible()
-            await pick_on_phone(a, STUN_CARD)
+            await pick(a, STUN_CARD)
             await expect(b.get_by_test_id("opponent-picked")).to_be_visible()
             before = await events(api, game["gid"], game["org"])
 
             servers[0].send_signal(signal.SIGKILL)  # Alice's instance, mid-duel
             servers[0].wait()
-            await pick_on_phone(b, WOUND_CARD)
+            await pick(b, WOUND_CARD)
             await expect(a.get_by_test_id("reveal")).to_be_visible(timeout=20_000)
             await expect(b.get_by_test_id("reveal")).to_be_visible()
             await expect(a.get_by_test_id("connection")).to_have_text("spojeno")

@@ -57,4 +57,3 @@ async def test_app_opens_with_no_network_after_first_visit(
     await fresh.goto("/#/games")
     await expect(fresh.get_by_test_id("create-game")).to_be_visible()
     await expect(fresh.get_by_test_id("open-game-0")).to_contain_text("Alice")
-
