@@ -205,7 +205,7 @@ async def test_console_from_creation_to_the_end(
 
     # Started too early: the server's reasons are on screen.
     await console.get_by_test_id("start-game").click()
-    await expect(console.get_by_test_id("setup-error")).to_contain_text("team rudi")
+    await expect(console.get_by_test_id("setup-error")).to_contain_text("Rudí: chybí velitel")
     await expect(console.get_by_test_id("error")).to_have_attribute("data-code", "invalid_setup")
 
     for team, prefix in (("rudi", "R"), ("modri", "M")):

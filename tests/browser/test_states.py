@@ -20,7 +20,7 @@ async def test_free_leave_wound_and_heal(phone: Phone, api: AsyncClient, live_se
     await expect(dana.get_by_test_id("my-code")).to_be_visible()
 
     await duel(api, game, {"Alice": ESCAPE_CARD, "Bob": STUN_CARD})
-    await expect(alice.get_by_test_id("reveal-verdict")).to_have_text("Vyhráli jste oba.")
+    await expect(alice.get_by_test_id("reveal-verdict")).to_have_text("Výhra na obou stranách.")
     await shot(alice, "15-reveal-both-won")
     await alice.get_by_test_id("reveal-ok").click()
     await expect(alice.get_by_test_id("immune-countdown")).to_have_text(re.compile(r"^0:(10|0\d)$"))
