@@ -39,3 +39,9 @@ export function errorText(code, message, ruleset = null) {
   }
   return message || code;
 }
+
+// The server names a game's first organizer "Organizer" (the log keeps that name): in words,
+// the reader's language.
+export function shownName(name, role) {
+  return role === "organizer" && name === "Organizer" ? t("name.organizer") : name;
+}

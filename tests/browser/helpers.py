@@ -41,8 +41,16 @@ Phone = Callable[..., Awaitable[BrowserContext]]
 
 
 async def shot(page: Page, name: str, *, full_page: bool = True) -> None:
-    SCREENSHOTS.mkdir(exist_ok=True)
-    await page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=full_page)
+    """A screenshot (the full page unless told otherwise); `name` may hold a folder ("360/reveal")."""
+    path = SCREENSHOTS / f"{name}.png"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    await page.screenshot(path=str(path), full_page=full_page)
+
+
+async def top_shot(page: Page, name: str) -> None:
+    """A full-page screenshot from the top (the sticky top bar then sits at the top)."""
+    await page.evaluate("window.scrollTo(0, 0)")
+    await shot(page, name)
 
 
 async def pick(page: Page, title: str) -> None:
@@ -143,6 +151,27 @@ async def stun_in_duel(
         )
 
 
+async def duel(api: httpx.AsyncClient, game: dict[str, Any], picks: dict[str, str | None]) -> None:
+    """In a card-duel game of new_game: the first named player challenges the second; each plays
+    the card with the given title (a name mapped to None does not pick)."""
+    gid = game["gid"]
+    players = game["players"]
+    first, second = picks
+    challenge = {"type": "challenge", "target": players[second]["code"], "ranged": False}
+    await command(api, gid, players[first]["token"], challenge)
+    view = await server_view(api, gid, game["org"])
+    duel_id = next(
+        d["duel_id"] for d in view["duels"] if players[first]["player_id"] in d["players"]
+    )
+    for name, title in picks.items():
+        if title is None:
+            continue
+        cards = next(p for p in view["players"] if p["player_id"] == players[name]["player_id"])
+        card = next(c["card_id"] for c in cards["cards"] if c["title"] == title)
+        pick = {"type": "pick", "duel_id": duel_id, "card_id": card}
+        await command(api, gid, players[name]["token"], pick)
+
+
 def watch_errors(page: Page) -> list[str]:
     """Collect uncaught page errors and console errors, to assert none happened."""
     errors: list[str] = []
@@ -211,3 +240,34 @@ async def challenge_on_phone(page: Page, code: str) -> None:
     await page.get_by_test_id("challenge-code").fill(code)
     await page.get_by_test_id("challenge-submit").click()
     await page.get_by_test_id("duel").wait_for()
+
+
+# A GM's ruleset: the command that adds a piece, and where the view lists them.
+PIECES = {
+    "dice-combat": ("add_combatant", "combatants", "combatant_id"),
+    "stamina-deck": ("add_character", "characters", "character_id"),
+}
+
+
+async def new_gm_game(
+    api: httpx.AsyncClient, ruleset: str, names: list[str], pieces: list[dict[str, Any]]
+) -> dict[str, Any]:
+    """A running dice-combat or stamina-deck game made over HTTP: the named players, then the
+    pieces (combatants or characters; a piece's "player" names the player whose phone plays it).
+
+    Returns {gid, org, players: {name: added player}, ids: {piece name: its id}}.
+    """
+    created = await api.post("/api/games", json={"ruleset": ruleset, "name": "Brod"})
+    assert created.status_code == 201, created.text
+    gid, org = created.json()["game_id"], created.json()["organizer_token"]
+    players = {name: await add_member(api, gid, org, name, "player", None) for name in names}
+    add, listed, key = PIECES[ruleset]
+    for piece in pieces:
+        fields = {k: v for k, v in piece.items() if k != "player"}
+        if "player" in piece:
+            fields["player_id"] = players[piece["player"]]["player_id"]
+        await command(api, gid, org, {"type": add, **fields})
+    await command(api, gid, org, {"type": "start_game"})
+    view = await server_view(api, gid, org)
+    ids = {piece["name"]: piece[key] for piece in view[listed]}
+    return {"gid": gid, "org": org, "players": players, "ids": ids}

@@ -6,13 +6,21 @@ Every number checked on the pages is the server's: lives, dice faces, the order,
 """
 
 import json
-import uuid
 from typing import Any
 
 import httpx
 from playwright.async_api import Page, expect
 
-from tests.browser.helpers import Phone, gm_session, local, server_view, shot, watch_errors
+from tests.browser.helpers import (
+    Phone,
+    command,
+    gm_session,
+    local,
+    new_gm_game,
+    server_view,
+    top_shot,
+    watch_errors,
+)
 
 LAPTOP = {
     "viewport": {"width": 1366, "height": 900},
@@ -31,18 +39,18 @@ BALDUR = {
     "shield": 1,
     "weapon": {"name": "Široký meč", "attack": 5, "damage": 1, "defence": 2},
 }
+# A player's hero, the GM's orc and the GM's medic.
+DUEL_SHEETS = [
+    {"name": "Hrdina", "side": "A", "player": "Alice", "lives": 80},
+    {"name": "Ork", "side": "B", "str": 3, "lives": 40, "weapon": {"attack": 1, "damage": 1}},
+    {"name": "Felčar", "side": "A", "agi": 3, "first_aid": 5},
+]
 GOBLIN_LIVES = 100  # a helpless goblin bleeds a quarter of this every round: 25
 
 
 def lives_of(view: dict[str, Any], combatant_id: str) -> str:
     c = next(c for c in view["combatants"] if c["combatant_id"] == combatant_id)
     return f"{c['lives']} / {c['max_lives']}"
-
-
-async def top_shot(page: Page, name: str) -> None:
-    """A full-page screenshot from the top (the sticky bar stays at the top of the picture)."""
-    await page.evaluate("window.scrollTo(0, 0)")
-    await shot(page, name)
 
 
 async def faces(page: Page, part: str) -> list[int]:
@@ -347,38 +355,12 @@ async def test_gm_runs_two_rounds_with_a_phone_rolling(
     assert not errors, errors
 
 
-async def command(api: httpx.AsyncClient, gid: str, token: str, body: dict[str, Any]) -> None:
-    answer = await api.post(
-        f"/api/games/{gid}/commands",
-        json={"command_id": str(uuid.uuid4()), **body},
-        headers={"Authorization": f"Bearer {token}"},
-    )
-    assert answer.status_code == 200, answer.text
-
-
 async def test_budget_flight_gm_rolls_and_first_aid_on_a_tablet(
     phone: Phone, api: httpx.AsyncClient, live_server: str
 ) -> None:
-    created = await api.post(
-        "/api/games", json={"ruleset": "dice-combat", "name": "Brod", "config": {}}
-    )
-    gid, org = created.json()["game_id"], created.json()["organizer_token"]
-    added = await api.post(
-        f"/api/games/{gid}/players",
-        json={"name": "Alice", "role": "player"},
-        headers={"Authorization": f"Bearer {org}"},
-    )
-    alice_player = added.json()
-    sheets = [
-        {"name": "Hrdina", "side": "A", "player_id": alice_player["player_id"], "lives": 80},
-        {"name": "Ork", "side": "B", "str": 3, "lives": 40, "weapon": {"attack": 1, "damage": 1}},
-        {"name": "Felčar", "side": "A", "agi": 3, "first_aid": 5},
-    ]
-    for sheet in sheets:
-        await command(api, gid, org, {"type": "add_combatant", **sheet})
-    await command(api, gid, org, {"type": "start_game"})
-    view = await server_view(api, gid, org)
-    hero, orc, medic = (c["combatant_id"] for c in view["combatants"])
+    game = await new_gm_game(api, "dice-combat", ["Alice"], DUEL_SHEETS)
+    gid, org, alice_player = game["gid"], game["org"], game["players"]["Alice"]
+    hero, orc, medic = (game["ids"][name] for name in ("Hrdina", "Ork", "Felčar"))
     # The orc is surprised: round 1 is the hero's alone.
     await command(
         api, gid, org, {"type": "begin_fight", "combatants": [hero, orc], "surprised": [orc]}

@@ -84,8 +84,8 @@ async def test_console_and_duel_to_stun(phone: Phone, live_server: str) -> None:
 
     await expect(alice.get_by_test_id("reveal")).to_be_visible()
     await expect(bob.get_by_test_id("reveal")).to_be_visible()
-    await expect(alice.get_by_test_id("reveal-verdict")).to_have_text("Vyhrál jsi!")
-    await expect(bob.get_by_test_id("reveal-verdict")).to_have_text("Prohrál jsi.")
+    await expect(alice.get_by_test_id("reveal-verdict")).to_have_text("Výhra!")
+    await expect(bob.get_by_test_id("reveal-verdict")).to_have_text("Prohra.")
     await expect(bob.get_by_test_id("reveal")).to_contain_text("3 je větší než 2")
     await expect(bob.get_by_test_id("reveal").get_by_test_id("stun-countdown")).to_have_text(M_SS)
     await shot(bob, "06-reveal-loser")

@@ -107,7 +107,7 @@ async def test_pick_made_offline_is_sent_once_when_back(
         alice["token"],
         {"type": "pick", "duel_id": await duel_id(api, game), "card_id": wound},
     )
-    await expect(page.get_by_test_id("reveal-verdict")).to_have_text("Vyhrál jsi!")
+    await expect(page.get_by_test_id("reveal-verdict")).to_have_text("Výhra!")
     assert len(picks_by(await events(api, game["gid"], game["org"]), bob["player_id"])) == 1
     assert not [
         e for e in errors if "WebSocket" not in e and "ERR_INTERNET_DISCONNECTED" not in e

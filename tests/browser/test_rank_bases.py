@@ -12,7 +12,7 @@ from tests.browser.helpers import (
     command,
     local,
     new_rank_game,
-    shot,
+    top_shot,
     watch_errors,
 )
 
@@ -22,12 +22,6 @@ BIG_SCREEN = {
     "has_touch": False,
     "device_scale_factor": 1,
 }
-
-
-async def snap(page: Page, name: str) -> None:
-    """A full-page screenshot from the top (the sticky top bar then sits at the top)."""
-    await page.evaluate("window.scrollTo(0, 0)")
-    await shot(page, name)
 
 
 def token_of(invite: dict[str, Any]) -> str:
@@ -56,7 +50,7 @@ async def test_duel_then_delivery_moves_the_scoreboard_live(
 
     await expect(board.get_by_test_id("score-red")).to_have_text("0")
     await expect(board.get_by_test_id("score-chart")).to_be_visible()
-    await snap(attacker, "30-rank-player-home")
+    await top_shot(attacker, "30-rank-player-home")
 
     # red4 touches blue2 and opens the duel by code; blue2 reveals.
     await attacker.get_by_test_id("duel-code").fill(blue2["code"].lower())
@@ -65,15 +59,15 @@ async def test_duel_then_delivery_moves_the_scoreboard_live(
     await expect(attacker.get_by_test_id("duel-waiting")).to_be_visible()
     await expect(target.get_by_test_id("duel-incoming")).to_be_visible()
     await expect(target.get_by_test_id("duel-opponent")).to_have_text("Rudý 4")
-    await snap(target, "31-rank-duel-incoming")
+    await top_shot(target, "31-rank-duel-incoming")
     await target.get_by_test_id("reveal-duel").click()
 
     await expect(attacker.get_by_test_id("duel-verdict")).to_have_attribute("data-outcome", "won")
     await expect(target.get_by_test_id("duel-verdict")).to_have_attribute("data-outcome", "lost")
     await expect(target.get_by_test_id("duel-result")).to_contain_text("Hum Cimil")  # 4
     await expect(target.get_by_test_id("duel-result")).to_contain_text("Gukumatz")  # 2
-    await snap(attacker, "32-rank-duel-won")
-    await snap(target, "33-rank-duel-lost")
+    await top_shot(attacker, "32-rank-duel-won")
+    await top_shot(target, "33-rank-duel-lost")
     await attacker.get_by_test_id("duel-result-ok").click()
     await target.get_by_test_id("duel-result-ok").click()
     await expect(attacker.get_by_test_id("my-carrying")).to_have_attribute("data-papers", "1")
@@ -88,7 +82,7 @@ async def test_duel_then_delivery_moves_the_scoreboard_live(
     panel = leader.get_by_test_id("deliver-panel")
     await expect(panel.get_by_test_id("deliver-papers")).to_contain_text("1 cizí papírek")
     await expect(panel.get_by_test_id("deliver-total")).to_have_text("1")
-    await snap(leader, "34-rank-leader-deliver")
+    await top_shot(leader, "34-rank-leader-deliver")
     await leader.get_by_test_id("deliver-confirm").click()
 
     await expect(board.get_by_test_id("score-red")).to_have_text("1")
@@ -100,7 +94,7 @@ async def test_duel_then_delivery_moves_the_scoreboard_live(
     )
     await expect(board.get_by_test_id("team-tile-red")).to_contain_text("1")
     assert board.url.endswith("#/")  # never reloaded: still the page the join link opened
-    await snap(board, "35-rank-board")
+    await top_shot(board, "35-rank-board")
     assert not [e for page_errors in errors for e in page_errors]
 
 
@@ -118,7 +112,7 @@ async def test_the_rank_shows_only_while_held_or_just_after_a_tap(
     await reveal.tap()
     await expect(page.get_by_test_id("my-rank")).to_contain_text("Kinich Ahau")
     await expect(page.get_by_test_id("my-rank")).to_have_attribute("data-rank", "3")
-    await snap(page, "36-rank-shown")
+    await top_shot(page, "36-rank-shown")
     await expect(page.get_by_test_id("my-rank")).to_have_count(0, timeout=5000)  # hidden again
     assert "Kinich Ahau" not in await page.locator("body").inner_text()
 
@@ -151,20 +145,20 @@ async def test_raid_with_defenders_in_order_a_part_and_a_new_paper(
     await expect(raider.get_by_test_id("raid-state")).to_have_attribute(
         "data-state", "awaiting_defenders"
     )
-    await snap(raider, "37-rank-raid-waiting")
+    await top_shot(raider, "37-rank-raid-waiting")
 
     # The blue base names blue1 then blue2 (ranks 1 and 2: the raider's 3 beats both).
     await expect(base.locator('[data-testid^="incoming-raid-"]')).to_contain_text("Rudý 3")
     await base.get_by_test_id(f"defender-{blue1['player_id']}").click()
     await base.get_by_test_id(f"defender-{blue2['player_id']}").click()
     await expect(base.get_by_test_id("defend-order")).to_have_text("1. Modrý 1 → 2. Modrý 2")
-    await snap(base, "38-rank-leader-defenders")
+    await top_shot(base, "38-rank-leader-defenders")
     await base.get_by_test_id("defend-submit").click()
 
     await expect(raider.get_by_test_id("raid-state")).to_have_attribute("data-state", "won")
     await expect(raider.get_by_test_id("raid-fights")).to_have_attribute("data-fights", "2")
     await expect(raider.get_by_test_id("take-part-blue-4")).to_be_visible()
-    await snap(raider, "39-rank-raid-won")
+    await top_shot(raider, "39-rank-raid-won")
     await raider.get_by_test_id("take-part-blue-4").click()
     await expect(raider.get_by_test_id("raid-state")).to_have_attribute("data-state", "done")
     await expect(raider.get_by_test_id("raid-part")).to_contain_text("4")
@@ -189,7 +183,7 @@ async def test_raid_with_defenders_in_order_a_part_and_a_new_paper(
     await home.get_by_test_id("deliver-confirm").click()
     await expect(home.get_by_test_id("base-score")).to_have_text("10")
     await expect(home.get_by_test_id("base-stash")).to_contain_text("4")
-    await snap(home, "40-rank-leader-after-delivery")
+    await top_shot(home, "40-rank-leader-after-delivery")
     assert not [e for page_errors in errors for e in page_errors]
 
 
@@ -204,14 +198,14 @@ async def test_console_from_creation_to_the_end(
     await console.get_by_test_id("config-teams").fill("Rudí\nModří")
     await expect(console.get_by_test_id("config-team-ids")).to_contain_text("Modří → modri")
     await console.get_by_test_id("rank-lives-5").fill("2")
-    await snap(console, "41-rank-create")
+    await top_shot(console, "41-rank-create")
     await console.get_by_test_id("create-game").click()
     await expect(console.get_by_test_id("game-status")).to_have_attribute("data-status", "lobby")
     await expect(console.get_by_test_id("config-ranks")).to_contain_text("Ix Chel")
 
     # Started too early: the server's reasons are on screen.
     await console.get_by_test_id("start-game").click()
-    await expect(console.get_by_test_id("setup-error")).to_contain_text("team rudi")
+    await expect(console.get_by_test_id("setup-error")).to_contain_text("Rudí: chybí velitel")
     await expect(console.get_by_test_id("error")).to_have_attribute("data-code", "invalid_setup")
 
     for team, prefix in (("rudi", "R"), ("modri", "M")):
@@ -249,7 +243,7 @@ async def test_console_from_creation_to_the_end(
     for i in range(5):
         await leader_selects.nth(i).select_option(str(5 - i))
     await expect(leader.get_by_test_id("setup-ready")).to_be_visible()
-    await snap(leader, "42-rank-leader-setup")
+    await top_shot(leader, "42-rank-leader-setup")
     await expect(console.get_by_test_id("team-check-modri")).to_have_text("připraven")
 
     await console.get_by_test_id("start-game").click()
@@ -272,7 +266,7 @@ async def test_console_from_creation_to_the_end(
     await expect(duel_row).to_contain_text("R1")
     await expect(raid_row).to_have_attribute("data-state", "awaiting_defenders")
     await expect(console.get_by_test_id(f"org-duel-{r1['player_id']}")).to_be_visible()
-    await snap(console, "43-rank-console")
+    await top_shot(console, "43-rank-console")
     await duel_row.locator('[data-testid^="cancel-duel-"]').click()
     await raid_row.locator('[data-testid^="cancel-raid-"]').click()
     await expect(duel_row).to_have_count(0)

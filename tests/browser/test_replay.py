@@ -102,7 +102,7 @@ async def test_replay_of_a_duel_as_a_player(
 
     # Before the reveal Bob saw that Alice had picked, never which card.
     await at_seq(page, alice_picked)
-    await expect(view).to_contain_text("Soupeř už vybral")
+    await expect(view).to_contain_text("Soupeř má vybráno")
     await expect(view).not_to_contain_text(MACE)
     await at_seq(page, bob_picked)
     await expect(view.locator(".replay-pick")).to_contain_text(WOUND_CARD)  # his own pick

@@ -15,12 +15,12 @@ from playwright.async_api import Page, expect
 
 from tests.browser.helpers import (
     Phone,
-    add_member,
     command,
     gm_session,
     local,
+    new_gm_game,
     server_view,
-    shot,
+    top_shot,
     watch_errors,
 )
 
@@ -31,6 +31,30 @@ LAPTOP = {
     "is_mobile": False,
     "has_touch": False,
 }
+# Anna's archer and Bob's robber, far apart.
+SHOOTERS = [
+    {
+        "name": "Lučištnice",
+        "side": "Lučištnice",
+        "player": "Anna",
+        "lives": 4,
+        "agi": 1,
+        "shooting": 2,
+        "weapon": {"name": "Luk", "sz": 4, "reload_speed": 3},
+        "x": 2,
+        "y": 2,
+    },
+    {
+        "name": "Zbojník",
+        "side": "Zbojník",
+        "player": "Bob",
+        "lives": 4,
+        "shooting": 2,
+        "armour": 1,
+        "x": 9,
+        "y": 9,
+    },
+]
 SUITS = {"clubs": "♣", "diamonds": "♦", "hearts": "♥", "spades": "♠"}
 
 
@@ -50,11 +74,6 @@ def label(card: dict[str, Any]) -> str:
 def character(view: dict[str, Any], character_id: str) -> dict[str, Any]:
     found: dict[str, Any] = next(c for c in view["characters"] if c["character_id"] == character_id)
     return found
-
-
-async def top_shot(page: Page, name: str) -> None:
-    await page.evaluate("window.scrollTo(0, 0)")
-    await shot(page, name)
 
 
 async def invite_url(gm: Page, name: str) -> str:
@@ -327,34 +346,9 @@ async def test_gm_sets_up_a_melee_and_two_phones_play_sealed_cards(
 async def test_initiative_choice_a_shot_and_its_defence_on_two_phones(
     phone: Phone, api: httpx.AsyncClient, live_server: str
 ) -> None:
-    created = await api.post("/api/games", json={"ruleset": "stamina-deck", "name": "Les"})
-    assert created.status_code == 201, created.text
-    gid, org = created.json()["game_id"], created.json()["organizer_token"]
-    people = {
-        name: await add_member(api, gid, org, name, "player", None) for name in ("Anna", "Bob")
-    }
-    bow = {"name": "Luk", "sz": 4, "reload_speed": 3}
-    await command(api, gid, org, {"type": "start_game"})
-    for name, member, fields in (
-        ("Lučištnice", people["Anna"], {"agi": 1, "shooting": 2, "weapon": bow, "x": 2, "y": 2}),
-        ("Zbojník", people["Bob"], {"shooting": 2, "armour": 1, "x": 9, "y": 9}),
-    ):
-        await command(
-            api,
-            gid,
-            org,
-            {
-                "type": "add_character",
-                "name": name,
-                "side": name,
-                "player_id": member["player_id"],
-                "lives": 4,
-                **fields,
-            },
-        )
-    view = await server_view(api, gid, org)
-    ids = {c["name"]: c["character_id"] for c in view["characters"]}
-    archer, robber = ids["Lučištnice"], ids["Zbojník"]
+    game = await new_gm_game(api, "stamina-deck", ["Anna", "Bob"], SHOOTERS)
+    gid, org, people = game["gid"], game["org"], game["players"]
+    archer, robber = game["ids"]["Lučištnice"], game["ids"]["Zbojník"]
     anna = await (await phone()).new_page()
     bob = await (await phone()).new_page()
     errors = watch_errors(anna) + watch_errors(bob)

@@ -1,35 +1,13 @@
 """What a player's phone shows after a duel: free leave, a wound (and its heal by the organizer)."""
 
 import re
-from typing import Any
 
 from httpx import AsyncClient
 from playwright.async_api import expect
 
-from tests.browser.helpers import Phone, command, local, new_game, shot
+from tests.browser.helpers import STUN_CARD, WOUND_CARD, Phone, duel, local, new_game, shot
 
 ESCAPE_CARD = "Ztracení se v davu"  # 1/4 escape: against 3/2 both win, and a melee escape succeeds
-STUN_CARD = "Rána židlí"
-WOUND_CARD = "Rána Ankh-Morporskou dýkou"
-
-
-async def duel(api: AsyncClient, game: dict[str, Any], picks: dict[str, str]) -> None:
-    """The first named player challenges the second; each plays the card with the given title."""
-    gid = game["gid"]
-    players = game["players"]
-    first, second = picks
-    challenge = {"type": "challenge", "target": players[second]["code"], "ranged": False}
-    await command(api, gid, players[first]["token"], challenge)
-    auth = {"Authorization": f"Bearer {game['org']}"}
-    view = (await api.get(f"/api/games/{gid}/view", headers=auth)).json()["view"]
-    duel_id = next(
-        d["duel_id"] for d in view["duels"] if players[first]["player_id"] in d["players"]
-    )
-    for name, title in picks.items():
-        cards = next(p for p in view["players"] if p["player_id"] == players[name]["player_id"])
-        card = next(c["card_id"] for c in cards["cards"] if c["title"] == title)
-        pick = {"type": "pick", "duel_id": duel_id, "card_id": card}
-        await command(api, gid, players[name]["token"], pick)
 
 
 async def test_free_leave_wound_and_heal(phone: Phone, api: AsyncClient, live_server: str) -> None:
@@ -42,7 +20,7 @@ async def test_free_leave_wound_and_heal(phone: Phone, api: AsyncClient, live_se
     await expect(dana.get_by_test_id("my-code")).to_be_visible()
 
     await duel(api, game, {"Alice": ESCAPE_CARD, "Bob": STUN_CARD})
-    await expect(alice.get_by_test_id("reveal-verdict")).to_have_text("Vyhráli jste oba.")
+    await expect(alice.get_by_test_id("reveal-verdict")).to_have_text("Výhra na obou stranách.")
     await shot(alice, "15-reveal-both-won")
     await alice.get_by_test_id("reveal-ok").click()
     await expect(alice.get_by_test_id("immune-countdown")).to_have_text(re.compile(r"^0:(10|0\d)$"))

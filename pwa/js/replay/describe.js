@@ -1,6 +1,6 @@
 // One event of the log in words (Czech or English), for the replay's event list. Names come from
 // the index (members, cards, combatants, raids); before the index has them, the ids show.
-import { getLang, t } from "../i18n.js";
+import { getLang, shownName, t } from "../i18n.js";
 import { JUMPS } from "./indexer.js";
 
 // One formatter per language (making one per call would cost more than the whole row).
@@ -35,7 +35,8 @@ export function kindOf(type, ruleset) {
 
 export function memberName(index, id) {
   if (id === null || id === undefined) return "–";
-  return index?.members?.[id]?.name ?? index?.fighters?.[id]?.name ?? id;
+  const member = index?.members?.[id];
+  return member ? shownName(member.name, member.role) : index?.fighters?.[id]?.name ?? id;
 }
 
 function teamName(index, teamId) {
@@ -81,7 +82,7 @@ function commonEvent(event, index, d) {
       return t("replay.ev.game_created", { name: d.name, ruleset: ruleset === `ruleset.${d.ruleset}` ? d.ruleset : ruleset });
     }
     case "player_joined": return t("replay.ev.player_joined", {
-      name: d.name, role: t(`role.${d.role}`), team: d.team ? ` · ${teamName(index, d.team)}` : "",
+      name: shownName(d.name, d.role), role: t(`role.${d.role}`), team: d.team ? ` · ${teamName(index, d.team)}` : "",
     });
     case "game_started": return t("replay.ev.game_started");
     case "game_ended": return t("replay.ev.game_ended");
@@ -105,9 +106,9 @@ function cardDuelEvent(event, index, d, who) {
     case "player_wounded": return t("replay.ev.player_wounded", { name: who(d.player_id) });
     case "player_killed": return t("replay.ev.player_killed", { name: who(d.player_id) });
     case "duel_ended": return t("replay.ev.duel_ended", { pair });
-    case "duel_cancelled": return t("replay.ev.duel_cancelled", {
-      pair, reason: d.reason === "left" ? t("replay.reason.left_duel", { name: who(d.by) }) : t(`replay.reason.${d.reason}`),
-    });
+    case "duel_cancelled": return d.reason === "left"
+      ? t("replay.ev.duel_left", { pair, name: who(d.by) })
+      : t("replay.ev.duel_cancelled", { pair, reason: t(`replay.reason.${d.reason}`) });
     case "card_granted": return t("replay.ev.card_granted", { name: who(d.player_id), card: cardText(d.card) });
     case "item_granted": return t("replay.ev.item_granted", { name: who(d.player_id) });
     case "player_healed": return t("replay.ev.player_healed", { name: who(d.player_id) });
@@ -212,12 +213,13 @@ function staminaEvent(event, d, who) {
   }
 }
 
-// Any other event: its type in words and the names it mentions.
+// Any other event: its type in words (replay.type.<type>) and the names it mentions.
 const NAMED = ["player_id", "combatant_id", "character_id", "attacker", "defender", "shooter", "target", "challenger", "attacker_id", "target_id"];
 
 export function generic(event, index) {
   const d = event.data || {};
   const people = [...new Set(NAMED.map((key) => d[key]).filter((id) => typeof id === "string"))].map((id) => memberName(index, id));
-  const type = event.type.replace(/_/g, " ");
+  const key = `replay.type.${event.type}`;
+  const type = t(key) === key ? event.type.replace(/_/g, " ") : t(key);
   return people.length ? `${type}: ${people.join(", ")}` : type;
 }

@@ -4,7 +4,7 @@ import { h } from "../dom.js";
 import { api } from "../api.js";
 import { alertsTapped, confirmAlerts } from "../alerts.js";
 import { newCommandId } from "../outbox.js";
-import { errorText, getLang, setLang, t } from "../i18n.js";
+import { errorText, getLang, setLang, shownName, t } from "../i18n.js";
 import { canScan } from "./scanner.js";
 
 export const prefs = {
@@ -248,5 +248,5 @@ export function membersList(view, which) {
   if (!others.length) return null;
   return h("section", { class: "members" },
     h("h2", {}, t("members.title")),
-    h("ul", {}, others.map((m) => h("li", {}, h("span", { class: "code-small" }, m.code ?? ""), " ", m.name, " · ", t(`role.${m.role}`)))));
+    h("ul", {}, others.map((m) => h("li", {}, h("span", { class: "code-small" }, m.code ?? ""), " ", shownName(m.name, m.role), " · ", t(`role.${m.role}`)))));
 }

@@ -12,8 +12,13 @@ export function refusalText(code) {
   return errorText(code, "", "stamina-deck");
 }
 
+// The suit's word agrees with the rank's: "sd.suit.<suit>" (a dvojka, a dáma), ".m" (kluk, král),
+// ".n" (eso) — the genders of the Czech rank words.
+const RANK_GENDER = { J: ".m", K: ".m", A: ".n" };
+
 function cardName(card) {
-  return t("sd.card.name", { rank: t(`sd.rank.${card.rank}`), suit: t(`sd.suit.${card.suit}`), value: card.value });
+  const suit = t(`sd.suit.${card.suit}${RANK_GENDER[card.rank] ?? ""}`);
+  return t("sd.card.name", { rank: t(`sd.rank.${card.rank}`), suit, value: card.value });
 }
 
 // A playing card, face up: rank, suit symbol, red or black, value. A button when it can be tapped.

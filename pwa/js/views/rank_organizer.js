@@ -52,13 +52,18 @@ function gameHead(app, game) {
     }));
 }
 
-// A start refused with invalid_setup: the server's words, one problem a line.
+// A start refused with invalid_setup: what each team still lacks (the server's reasons, in the
+// reader's words), one problem a line.
 function setupError(game) {
   const refused = [...game.errors].reverse().find((e) => e.code === "invalid_setup");
-  if (!refused || game.view.game.status !== "lobby") return null;
+  const view = game.view;
+  if (!refused || view.game.status !== "lobby") return null;
+  const lines = teams(view).flatMap((team) => teamProblems(view, team.team_id)
+    .map(([key, params]) => `${teamName(view, team.team_id)}: ${t(key, params)}`));
+  if (teams(view).length < 2) lines.unshift(t("setup.teams"));
   return h("section", { class: "banner setup-error", testid: "setup-error", role: "alert" },
     h("strong", {}, t("org.start_refused")),
-    h("ul", {}, String(refused.message || "").split(/;\s*/).filter(Boolean).map((line) => h("li", {}, line))),
+    h("ul", {}, lines.map((line) => h("li", {}, line))),
     h("button", { class: "secondary", onclick: () => game.dismissError(refused.id) }, t("close")));
 }
 
@@ -99,13 +104,19 @@ function raids(game) {
       }, t("org.cancel_raid")))));
 }
 
+function teamProblems(view, id) {
+  const players = view.players.filter((p) => p.team_id === id);
+  const leaders = (view.members || []).filter((m) => m.role === "leader" && m.team === id);
+  return setupProblems(players, leaders.length);
+}
+
 function teamSection(app, game, team) {
   const view = game.view;
   const id = team.team_id;
   const lobby = view.game.status === "lobby";
   const players = view.players.filter((p) => p.team_id === id);
   const leaders = (view.members || []).filter((m) => m.role === "leader" && m.team === id);
-  const problems = setupProblems(players, leaders.length);
+  const problems = teamProblems(view, id);
   return h("section", { class: "team-section", testid: `team-${id}`, style: `--team: ${teamColor(view, id)}` },
     h("div", { class: "section-head" },
       h("h2", {}, teamBadge(view, id), " ", h("span", { class: "muted code-small" }, id)),
