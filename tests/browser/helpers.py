@@ -41,7 +41,7 @@ Phone = Callable[..., Awaitable[BrowserContext]]
 
 
 async def shot(page: Page, name: str, *, full_page: bool = True) -> None:
-    """A screenshot (the full page unless told otherwise); `name` may hold a folder ("360/reveal")."""
+    """A screenshot, of the full page unless told; `name` may hold a folder ("360/reveal")."""
     path = SCREENSHOTS / f"{name}.png"
     path.parent.mkdir(parents=True, exist_ok=True)
     await page.screenshot(path=str(path), full_page=full_page)
