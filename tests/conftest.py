@@ -25,9 +25,8 @@ def free_port() -> int:
         return port
 
 
-@pytest.fixture(scope="session")
-async def postgres_url() -> AsyncIterator[str]:
-    """A fresh database on the PostgreSQL server, dropped at the end of the run.
+async def new_postgres_database() -> AsyncIterator[str]:
+    """A fresh database on the PostgreSQL server, dropped afterwards.
 
     Without BIJSE_TEST_POSTGRES_URL the PostgreSQL tests are skipped on a developer's machine;
     CI sets BIJSE_REQUIRE_POSTGRES=1, which turns that skip into a failure.
@@ -46,6 +45,23 @@ async def postgres_url() -> AsyncIterator[str]:
     conn = await asyncpg.connect(dsn)
     await conn.execute(f'DROP DATABASE "{name}" WITH (FORCE)')
     await conn.close()
+
+
+@pytest.fixture(scope="session")
+async def postgres_url() -> AsyncIterator[str]:
+    """One database for the run's PostgreSQL tests (each game has its own id)."""
+    async for url in new_postgres_database():
+        yield url
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+async def empty_database_url(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[str]:
+    """Each backend in turn, with no schema at all: for tests of the migrations themselves."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'bijse.db'}"
+        return
+    async for url in new_postgres_database():
+        yield url
 
 
 @pytest.fixture(params=["sqlite", "postgres"])

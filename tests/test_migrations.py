@@ -13,8 +13,8 @@ from server.store import Store
 from server.verify import chained
 
 
-async def test_events_written_before_the_hash_chain_get_it(database_url: str) -> None:
-    url = parse_url(database_url)
+async def test_events_written_before_the_hash_chain_get_it(empty_database_url: str) -> None:
+    url = parse_url(empty_database_url)
     config = migrate.alembic_config(url)
     await asyncio.to_thread(command.upgrade, config, "0001")
     rows = [
@@ -37,7 +37,7 @@ async def test_events_written_before_the_hash_chain_get_it(database_url: str) ->
             start=1,
         )
     ]
-    store = Store.open(database_url)
+    store = Store.open(empty_database_url)
     insert = text(
         "INSERT INTO events (game_id, seq, type, version, data, at, actor, command_id) "
         "VALUES (:game_id, :seq, :type, :version, :data, :at, :actor, :command_id)"
@@ -63,7 +63,7 @@ async def test_events_written_before_the_hash_chain_get_it(database_url: str) ->
     assert lines[1]["data"]["name"] == "Žofie"
 
 
-async def test_migrations_match_the_models(database_url: str) -> None:
-    url = parse_url(database_url)
+async def test_migrations_match_the_models(empty_database_url: str) -> None:
+    url = parse_url(empty_database_url)
     await asyncio.to_thread(migrate.upgrade, url)
     await asyncio.to_thread(migrate.check, url)  # raises when autogenerate finds a difference
