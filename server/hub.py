@@ -124,11 +124,17 @@ class Hub:
         self.audiences: dict[str, dict[str, Audience]] = {}  # game -> audience key -> audience
 
     def join(
-        self, game_id: str, ruleset: Ruleset[Any], state: Any, seq: int, screen: Screen
+        self,
+        game_id: str,
+        ruleset: Ruleset[Any],
+        state: Any,
+        seq: int,
+        screen: Screen,
+        now: int | None = None,
     ) -> None:
         """Seat a screen on the game as of `seq`; the caller shows it or says it is up to date."""
         sight = ruleset.parts
-        now = now_ms()
+        now = now_ms() if now is None else now
         key = sight.audience(screen.member)
         audiences = self.audiences.setdefault(game_id, {})
         audience = audiences.get(key)

@@ -1,7 +1,8 @@
 """One game driven through a ruleset's pure functions, the way the referee drives it: each
 ruleset's test helper adds its own shortcuts to this."""
 
-from typing import Generic
+from collections.abc import Callable
+from typing import Any, ClassVar, Generic
 
 from server.rules.core import Command, Context, Event, Json, Member, RuleError, Ruleset, S
 from server.rules.roster import opening
@@ -11,6 +12,9 @@ T0 = 1_700_000_000_000  # a server time in ms
 
 
 class Driver(Generic[S]):
+    # Called after every command that wrote: (driver, state before it, its events, its time).
+    watchers: ClassVar[list[Callable[["Driver[Any]", Any, list[Event], int], None]]] = []
+
     def __init__(
         self,
         ruleset: Ruleset[S],
@@ -36,12 +40,15 @@ class Driver(Generic[S]):
         ctx = Context(
             now=self.now if at is None else at, actor=actor, seq=len(self.log) + 1, seed=self.seed
         )
+        before = self.state
         events = self.ruleset.decide(self.state, command, ctx)
         if events:
             self.firsts.append(ctx.seq)
         for event in events:
             self.state = self.ruleset.evolve(self.state, event)
             self.log.append(event)
+        for watch in Driver.watchers if events else ():
+            watch(self, before, events, ctx.now)
         return events
 
     def run(self, actor: Member, command: Command, at: int | None = None) -> list[Event]:
