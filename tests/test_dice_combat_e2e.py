@@ -19,7 +19,7 @@ async def http(live_server: str) -> AsyncIterator[httpx.AsyncClient]:
 
 
 def combatant(view: dict[str, Any], name: str) -> dict[str, Any]:
-    entry: dict[str, Any] = next(c for c in view["combatants"] if c["name"] == name)
+    entry: dict[str, Any] = next(c for c in view["combatants"].values() if c["name"] == name)
     return entry
 
 
@@ -57,7 +57,9 @@ async def test_a_fight_to_a_knock_out(live_server: str, http: httpx.AsyncClient)
     while gm.seq < hero["seq"] or phone.seq < hero["seq"]:
         await (gm if gm.seq < hero["seq"] else phone).receive()
     assert gm.view is not None and phone.view is not None
-    ids = {c["name"]: c["combatant_id"] for c in gm.view["combatants"]}
+    ids = {c["name"]: combatant_id for combatant_id, c in gm.view["combatants"].items()}
+    assert set(phone.view["combatants"]) == set(ids.values())  # keyed by id
+    assert "members" not in phone.view and "members" in gm.view  # no roster on the phone
     mine = combatant(phone.view, "Meredil")
     assert mine["mine"] is True and mine["lives"] == 8
     assert "lives" not in combatant(phone.view, "Troll")  # another's lives stay the GM's
@@ -81,9 +83,9 @@ async def test_a_fight_to_a_knock_out(live_server: str, http: httpx.AsyncClient)
         while phone.seq < declared["seq"]:
             await phone.receive()
         assert phone.view is not None
-        for attack in phone.view["attacks"]:
+        for attack_id, attack in phone.view["attacks"].items():
             for part in attack["awaiting"]:
-                roll = await phone.send("roll", attack_id=attack["attack_id"], part=part)
+                roll = await phone.send("roll", attack_id=attack_id, part=part)
                 assert roll["type"] == "ack", roll
                 rolled_on_phone += 1
         turned = await gm.send("next_turn")
@@ -91,7 +93,7 @@ async def test_a_fight_to_a_knock_out(live_server: str, http: httpx.AsyncClient)
         while gm.seq < turned["seq"]:
             await gm.receive()
     assert gm.view is not None
-    fallen = [c for c in gm.view["combatants"] if c["condition"] != "up"]
+    fallen = [c for c in gm.view["combatants"].values() if c["condition"] != "up"]
     assert len(fallen) == 1, gm.view["combatants"]
     assert fallen[0]["condition"] == "dead" and fallen[0]["lives"] <= 0
     assert rolled_on_phone > 0

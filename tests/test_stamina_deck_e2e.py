@@ -19,7 +19,7 @@ async def http(live_server: str) -> AsyncIterator[httpx.AsyncClient]:
 
 
 def character(view: dict[str, Any], character_id: str) -> dict[str, Any]:
-    found: dict[str, Any] = next(c for c in view["characters"] if c["character_id"] == character_id)
+    found: dict[str, Any] = view["characters"][character_id]
     return found
 
 
@@ -55,9 +55,14 @@ async def test_a_melee_round_of_three_exchanges(live_server: str, http: httpx.As
         assert answer["type"] == "ack", answer
         added.append(answer)
     view = await settle(gm, added[-1]["seq"])
-    knight, robber = (c["character_id"] for c in view["characters"])
+    knight, robber = view["characters"]  # keyed by id, in the order they were added
+    assert character(view, knight)["name"] == "Rytíř"
     assert len(character(view, knight)["deck"]) == 20  # the GM sees the deck order
     assert "deck" not in character(await settle(a, added[-1]["seq"]), knight)  # face down to all
+    assert "members" not in a.view and set(gm.view["members"]) >= {
+        anna["player_id"],
+        bob["player_id"],
+    }
 
     for command, fields in (
         ("start_game", {}),
@@ -68,7 +73,7 @@ async def test_a_melee_round_of_three_exchanges(live_server: str, http: httpx.As
         assert answer["type"] == "ack", (command, answer)
     view = await settle(gm, answer["seq"])
     assert view["phase"] == "actions", view["phase"]
-    (bout,) = view["bouts"]
+    (bout_id,) = view["bouts"]
 
     for exchange in (1, 2, 3):
         mine = character(await settle(a, gm.seq), knight)
@@ -78,12 +83,12 @@ async def test_a_melee_round_of_three_exchanges(live_server: str, http: httpx.As
         played = await a.send(
             "play",
             character_id=knight,
-            bout_id=bout["bout_id"],
+            bout_id=bout_id,
             card_id=card["card_id"] if card else None,
         )
         assert played["type"] == "ack", played
         theirs = await settle(b, played["seq"])
-        shown = next(x for x in theirs["bouts"] if x["bout_id"] == bout["bout_id"])
+        shown = theirs["bouts"][bout_id]
         assert shown["down"][knight] is True
         if card is not None:
             seen = json.dumps(theirs).count(card["card_id"])
@@ -92,7 +97,7 @@ async def test_a_melee_round_of_three_exchanges(live_server: str, http: httpx.As
         answer = await b.send(
             "play",
             character_id=robber,
-            bout_id=bout["bout_id"],
+            bout_id=bout_id,
             card_id=defence[0]["card_id"] if defence else None,
         )
         assert answer["type"] == "ack", answer
@@ -106,9 +111,9 @@ async def test_a_melee_round_of_three_exchanges(live_server: str, http: httpx.As
             given = await phone.send("give_cards", character_id=debt["character_id"], card_ids=[])
             assert given["type"] == "ack", given
             view = await settle(gm, given["seq"])
-    shown = next(x for x in view["bouts"] if x["bout_id"] == bout["bout_id"])
+    shown = view["bouts"][bout_id]
     assert shown["exchanges"] == 3
-    fourth = await a.send("play", character_id=knight, bout_id=bout["bout_id"], card_id=None)
+    fourth = await a.send("play", character_id=knight, bout_id=bout_id, card_id=None)
     assert fourth["type"] == "error" and fourth["code"] in ("exchanges_done", "no_actions_left")
 
     ended = await gm.send("end_game")

@@ -1,6 +1,7 @@
 // stamina-deck without the DOM: cards (suits, colours, labels), characters and their bouts, what
 // a character has to answer now, and why the server would refuse an action (to grey out buttons
 // before a tap; the server decides). Distances on the mat. No card is ever drawn here.
+import { rows } from "./keyed.js";
 
 export const SUITS = { clubs: "♣", diamonds: "♦", hearts: "♥", spades: "♠" };
 export const RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"];
@@ -12,8 +13,15 @@ export const LIMPING_MOVES = 2; // moves a round of a character out of the fight
 export const isRed = (card) => card?.suit === "hearts" || card?.suit === "diamonds";
 export const cardLabel = (card) => (card ? `${card.rank}${SUITS[card.suit] ?? "?"}` : "–");
 
+// The view keys characters, bouts, tokens and aids by id; screens list them as rows that carry
+// their id again, in the order they were made.
+export const charactersOf = (view) => rows(view.characters, "character_id");
+export const boutsIn = (view) => rows(view.bouts, "bout_id");
+export const aidsOf = (view) => rows(view.mat?.aids, "aid_id");
+
 export function characterOf(view, id) {
-  return (view.characters || []).find((c) => c.character_id === id) ?? null;
+  const c = id == null ? null : view.characters?.[id];
+  return c ? { ...c, character_id: id } : null;
 }
 
 export function nameOf(view, id) {
@@ -38,7 +46,7 @@ export const fighting = (c) => c.wound === null || c.wound === undefined || c.wo
 export const canShoot = (c) => Boolean(c.weapon && c.weapon.ranged);
 
 export function boutsOf(view, id) {
-  return (view.bouts || []).filter((b) => b.attacker === id || b.defender === id);
+  return boutsIn(view).filter((b) => b.attacker === id || b.defender === id);
 }
 
 export const opponent = (bout, id) => (bout.attacker === id ? bout.defender : bout.attacker);
@@ -75,13 +83,13 @@ export function waitedFor(view) {
   if (w.shot) return w.shot.target;
   if (w.debts?.length) return w.debts[0].character_id;
   if (w.leaving) {
-    for (const bout of view.bouts || []) {
+    for (const bout of boutsIn(view)) {
       if (!w.leaving.bouts.includes(bout.bout_id)) continue;
       const late = [bout.attacker, bout.defender].find((id) => !bout.down[id]);
       if (late) return late;
     }
   }
-  if (view.phase === "initiative") return (view.characters || []).find((c) => c.counts.choice > 0)?.character_id ?? null;
+  if (view.phase === "initiative") return charactersOf(view).find((c) => c.counts.choice > 0)?.character_id ?? null;
   return view.phase === "actions" ? view.turn : null;
 }
 
@@ -94,7 +102,7 @@ export function distance(a, b) {
 }
 
 export function occupant(view, x, y) {
-  return (view.mat?.tokens || []).find((tk) => tk.x === x && tk.y === y) ?? null;
+  return rows(view.mat?.tokens, "character_id").find((tk) => tk.x === x && tk.y === y) ?? null;
 }
 
 // The free square nearest the middle of the mat (where a new character is put by default).
@@ -113,8 +121,8 @@ export function freeSquare(view, size = view.mat?.size ?? 20) {
 
 // Pairs of characters in contact who could start a bout (the GM's engage).
 export function contactPairs(view) {
-  const list = (view.characters || []).filter(fighting);
-  const engaged = (a, b) => (view.bouts || []).some((bt) => [bt.attacker, bt.defender].includes(a) && [bt.attacker, bt.defender].includes(b));
+  const list = charactersOf(view).filter(fighting);
+  const engaged = (a, b) => boutsIn(view).some((bt) => [bt.attacker, bt.defender].includes(a) && [bt.attacker, bt.defender].includes(b));
   const pairs = [];
   list.forEach((a, i) => list.slice(i + 1).forEach((b) => {
     if (distance(a, b) === 1 && !engaged(a.character_id, b.character_id)) pairs.push([a, b]);
@@ -190,7 +198,7 @@ export function refusal(view, c, action, { cards = [], bout = null } = {}) {
 const SIDE_COLOURS = ["#2563eb", "#dc2626", "#16a34a", "#9333ea", "#ea580c", "#0891b2", "#ca8a04", "#db2777"];
 
 export function sideColour(view, side) {
-  const sides = [...new Set((view.characters || []).map((c) => c.side))];
+  const sides = [...new Set(charactersOf(view).map((c) => c.side))];
   const i = sides.indexOf(side);
   return SIDE_COLOURS[(i < 0 ? 0 : i) % SIDE_COLOURS.length];
 }

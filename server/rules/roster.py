@@ -18,6 +18,7 @@ from server.rules.core import (
     S,
     replace,
 )
+from server.rules.keyed import keyed
 
 Status = Literal["lobby", "running", "ended"]
 # Four characters a player can read off a phone and type in a forest: no 0/O, 1/I/L, 2/Z, 5/S, 8/B.
@@ -194,3 +195,8 @@ def member_view(member: Member) -> Json:
         "team": member.team,
         "code": member.code,
     }
+
+
+def members_view(roster: Roster) -> Json:
+    """Every member by player id: the GM's list (a player looks names up in the directory)."""
+    return keyed((member_view(m) for m in roster.members.values()), "player_id")

@@ -244,8 +244,8 @@ async def challenge_on_phone(page: Page, code: str) -> None:
 
 # A GM's ruleset: the command that adds a piece, and where the view lists them.
 PIECES = {
-    "dice-combat": ("add_combatant", "combatants", "combatant_id"),
-    "stamina-deck": ("add_character", "characters", "character_id"),
+    "dice-combat": ("add_combatant", "combatants"),
+    "stamina-deck": ("add_character", "characters"),
 }
 
 
@@ -261,7 +261,7 @@ async def new_gm_game(
     assert created.status_code == 201, created.text
     gid, org = created.json()["game_id"], created.json()["organizer_token"]
     players = {name: await add_member(api, gid, org, name, "player", None) for name in names}
-    add, listed, key = PIECES[ruleset]
+    add, listed = PIECES[ruleset]
     for piece in pieces:
         fields = {k: v for k, v in piece.items() if k != "player"}
         if "player" in piece:
@@ -269,5 +269,5 @@ async def new_gm_game(
         await command(api, gid, org, {"type": add, **fields})
     await command(api, gid, org, {"type": "start_game"})
     view = await server_view(api, gid, org)
-    ids = {piece["name"]: piece[key] for piece in view[listed]}
+    ids = {piece["name"]: piece_id for piece_id, piece in view[listed].items()}  # keyed by id
     return {"gid": gid, "org": org, "players": players, "ids": ids}

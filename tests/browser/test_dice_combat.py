@@ -49,7 +49,7 @@ GOBLIN_LIVES = 100  # a helpless goblin bleeds a quarter of this every round: 25
 
 
 def lives_of(view: dict[str, Any], combatant_id: str) -> str:
-    c = next(c for c in view["combatants"] if c["combatant_id"] == combatant_id)
+    c = view["combatants"][combatant_id]
     return f"{c['lives']} / {c['max_lives']}"
 
 
@@ -84,7 +84,7 @@ async def test_gm_runs_two_rounds_with_a_phone_rolling(
     alice_url = await alice_invite.get_by_test_id("invite-url").inner_text()
     await gm.get_by_test_id("back-to-console").click()
     members = (await server_view(api, gid, org))["members"]
-    alice_id = next(m["player_id"] for m in members if m["name"] == "Alice")
+    alice_id = next(player_id for player_id, m in members.items() if m["name"] == "Alice")
 
     # Baldur from pasted JSON, linked to Alice's phone.
     await gm.get_by_test_id("sheet-json-open").click()
@@ -147,12 +147,10 @@ async def test_gm_runs_two_rounds_with_a_phone_rolling(
     await top_shot(gm, "dc-01-gm-setup")
 
     view = await server_view(api, gid, org)
-    ids = {c["name"]: c["combatant_id"] for c in view["combatants"]}
+    ids = {c["name"]: combatant_id for combatant_id, c in view["combatants"].items()}
     baldur, goblin = ids["Baldur"], ids["Skřet"]
-    assert next(c for c in view["combatants"] if c["combatant_id"] == baldur)["player_id"] == (
-        alice_id
-    )
-    assert next(c for c in view["combatants"] if c["combatant_id"] == goblin)["player_id"] is None
+    assert view["combatants"][baldur]["player_id"] == alice_id
+    assert view["combatants"][goblin]["player_id"] is None
     await expect(gm.get_by_test_id(f"combatant-lives-{goblin}")).to_have_text("100 / 100")
 
     await gm.get_by_test_id("start-game").click()
@@ -341,7 +339,7 @@ async def test_gm_runs_two_rounds_with_a_phone_rolling(
     await expect(chase).to_contain_text("kolo 1")
     now = await server_view(api, gid, org)
     await expect(chase.get_by_test_id("chase-lead")).to_have_text(
-        str(now["chases"][0]["lead"]) if now["chases"] else "0"
+        str(next(iter(now["chases"].values()))["lead"]) if now["chases"] else "0"
     )
 
     await alice.get_by_test_id("sun-switch").click()

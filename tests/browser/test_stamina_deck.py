@@ -63,7 +63,7 @@ def value(card: dict[str, Any]) -> int:
 
 
 def opponent(view: dict[str, Any], character_id: str) -> str:
-    (bout,) = view["bouts"]
+    (bout,) = view["bouts"].values()
     return str(bout["defender"] if bout["attacker"] == character_id else bout["attacker"])
 
 
@@ -72,7 +72,7 @@ def label(card: dict[str, Any]) -> str:
 
 
 def character(view: dict[str, Any], character_id: str) -> dict[str, Any]:
-    found: dict[str, Any] = next(c for c in view["characters"] if c["character_id"] == character_id)
+    found: dict[str, Any] = view["characters"][character_id]
     return found
 
 
@@ -117,7 +117,10 @@ async def test_gm_sets_up_a_melee_and_two_phones_play_sealed_cards(
     anna_url = await invite_url(gm, "Anna")
     bob_url = await invite_url(gm, "Bob")
     await gm.get_by_test_id("back-to-console").click()
-    members = {m["name"]: m["player_id"] for m in (await server_view(api, gid, org))["members"]}
+    members = {
+        m["name"]: player_id
+        for player_id, m in (await server_view(api, gid, org))["members"].items()
+    }
 
     # The knight on a typed square, Anna's; the robber on a square tapped on the mat, Bob's.
     sword = {"lives": "5", "agi": "0", "melee": "3", "weapon_name": "Šavle"}
@@ -146,7 +149,7 @@ async def test_gm_sets_up_a_melee_and_two_phones_play_sealed_cards(
     await expect(gm.locator('[data-testid^="deck-char-open-"]')).to_have_count(3)
 
     view = await server_view(api, gid, org)
-    ids = {c["name"]: c["character_id"] for c in view["characters"]}
+    ids = {c["name"]: character_id for character_id, c in view["characters"].items()}
     knight, robber, archer = ids["Rytíř"], ids["Lapka"], ids["Střelec"]
     assert (character(view, robber)["x"], character(view, robber)["y"]) == (4, 3)
     assert character(view, knight)["player_id"] == members["Anna"]
@@ -268,7 +271,7 @@ async def test_gm_sets_up_a_melee_and_two_phones_play_sealed_cards(
     for n in (2, 3):
         if debts:
             break
-        (bout,) = view["bouts"]
+        (bout,) = view["bouts"].values()
         for who, pick in ((bout["attacker"], max), (bout["defender"], min)):
             page = phones[who]
             hand = character(view, who)["hand"]

@@ -648,8 +648,9 @@ def test_a_linked_players_phone_rolls_its_own_part() -> None:
         lambda: table.order("roll", attack_id=attack_id, part="defence"),
     )
     pending = table.view(hana)["attacks"]
-    assert [a["attack_id"] for a in pending] == [attack_id]
-    assert pending[0]["awaiting"] == ["attack"]
+    assert list(pending) == [attack_id]
+    assert pending[attack_id]["awaiting"] == ["attack"]
+    assert "attack_id" not in pending[attack_id]  # the key is the id
     events = table.send(hana, "roll", attack_id=attack_id, part="attack")
     assert types(events)[:2] == ["attack_rolled", "attack_resolved"]
     assert not table.fight.attacks
@@ -858,6 +859,15 @@ def test_a_critical_attack_opens_a_wound_of_a_d6_per_six_after_the_first() -> No
     assert only(events, "attack_resolved")["critical"] == "attack"
     opened = only(events, "wound_opened")
     assert (opened["dice"], opened["fixed"], opened["combatant_id"]) == (sixes - 1, 0, goblin)
+    wounds = table.view(table.gm)["combatants"][goblin]["wounds"]  # keyed by wound id
+    assert wounds == {
+        opened["wound_id"]: {
+            "attack_id": opened["attack_id"],
+            "dice": sixes - 1,
+            "fixed": 0,
+            "cannot_kill": False,
+        }
+    }
     bled = only(events, "wound_bled")  # the first bleeding, at once
     assert len(bled["dice"]) == sixes - 1 and bled["lost"] == sum(bled["dice"])
     assert [d["value"] for d in bled["chance"]["draws"]] == bled["dice"]
@@ -1054,6 +1064,9 @@ def test_a_chase_changes_the_lead_by_the_difference_until_caught() -> None:
         "already_chasing",
         lambda: table.order("start_chase", fleeing_id=halfling, chaser_id=barbarian),
     )
+    assert table.view(table.gm)["chases"] == {
+        chase_id: {"fleeing_id": halfling, "chaser_id": barbarian, "lead": 12, "round": 0}
+    }
     events = table.order("chase_round", chase_id=chase_id)
     assert types(events)[:3] == ["sprint_started", "sprint_started", "chase_rolled"]
     rolled = only(events, "chase_rolled")
@@ -1180,15 +1193,21 @@ def test_the_gm_sees_everything_a_player_their_own_combatant_and_the_public_rest
     table.begin(baldur, goblin)
 
     gm = table.view(table.gm)
-    assert {c["combatant_id"]: c["lives"] for c in gm["combatants"]} == {baldur: 30, goblin: 12}
+    assert {cid: c["lives"] for cid, c in gm["combatants"].items()} == {baldur: 30, goblin: 12}
     assert set(gm["fight"]["initiative"]) == {baldur, goblin}
-    assert {m["name"] for m in gm["members"]} >= {"Hana", "Jan", "Divák"}
+    assert gm["members"][hana.player_id] == {
+        "name": "Hana",
+        "role": "player",
+        "team": None,
+        "code": hana.code,
+    }
+    assert {m["name"] for m in gm["members"].values()} >= {"Hana", "Jan", "Divák"}
 
     mine = table.view(hana)
-    seen = {c["combatant_id"]: c for c in mine["combatants"]}
+    assert "members" not in mine  # no roster: names of players come from the directory
+    seen = mine["combatants"]
     assert seen[baldur]["mine"] is True and seen[baldur]["lives"] == 30
     assert seen[goblin] == {
-        "combatant_id": goblin,
         "name": "Skřet",
         "side": "skřeti",
         "size": "B",
@@ -1202,11 +1221,12 @@ def test_the_gm_sees_everything_a_player_their_own_combatant_and_the_public_rest
     assert mine["me"]["player_id"] == hana.player_id
 
     attack_id = table.attack(baldur, goblin)[0].data["attack_id"]
-    assert [a["attack_id"] for a in table.view(hana)["attacks"]] == [attack_id]
-    assert table.view(jan)["attacks"] == []
-    assert all("lives" not in c for c in table.view(jan)["combatants"])
+    assert list(table.view(hana)["attacks"]) == [attack_id]
+    assert table.view(jan)["attacks"] == {}
+    assert all("lives" not in c for c in table.view(jan)["combatants"].values())
     outsider = table.view(watcher)
-    assert "me" not in outsider and outsider["attacks"] == [] and outsider["recent"] == []
+    assert "me" not in outsider and "members" not in outsider
+    assert outsider["attacks"] == {} and outsider["recent"] == []
     assert outsider["fight"]["initiative"] == {}
     table.send(hana, "roll", attack_id=attack_id, part="attack")
     assert [a["attack_id"] for a in table.view(hana)["recent"]] == [attack_id]

@@ -1,5 +1,6 @@
 """Properties of `dice-combat` over random fights: replay, a strict initiative order, criticals
-that need two more sixes, and logs that verify until a single die is changed."""
+that need two more sixes, views that show a player only their own combatants in full, and logs
+that verify until a single die is changed."""
 
 import copy
 import json
@@ -220,6 +221,7 @@ def play(once: bool, roster: list[tuple[Json, bool]], moves: list[tuple[Any, ...
             continue
         if any(event.type == "round_started" for event in events):
             check_round(played)
+        views_hide_what_they_must(played)
     for viewer in (table.gm, *players):
         shown = json.dumps(table.view(viewer))  # every view goes out as JSON
         assert table.seed.hex() not in shown  # and none shows the seed before the end
@@ -234,6 +236,43 @@ def check_round(played: Played) -> None:
     up = {c for c in fight.participants if played.table.who(c).up}
     assert up <= set(fight.order), (up, fight.order)
     played.rounds_checked += 1
+
+
+PUBLIC = {"name", "side", "size", "condition", "in_fight", "mine"}
+
+
+def views_hide_what_they_must(played: Played) -> None:
+    """A player sees their own combatants in full and only the public part of the others; the
+    attacks (waiting and recent) and the rolls of a fight only where theirs attack or defend."""
+    state = played.table.state
+    for viewer in played.players:
+        view = played.table.view(viewer)
+        mine = {
+            c.combatant_id for c in state.combatants.values() if c.player_id == viewer.player_id
+        }
+        assert "members" not in view  # no roster in a player's view
+        assert set(view["combatants"]) == set(state.combatants)
+        for combatant_id, shown in view["combatants"].items():
+            assert shown["mine"] is (combatant_id in mine)
+            if combatant_id in mine:
+                assert set(shown) > PUBLIC and "combatant_id" not in shown
+                assert set(shown["wounds"]) == {
+                    w.wound_id for w in state.combatants[combatant_id].wounds
+                }
+            else:
+                assert set(shown) == PUBLIC
+        pending = state.fight.attacks if state.fight else {}
+        ours = {a for a, at in pending.items() if {at.attacker_id, at.target_id} & mine}
+        assert set(view["attacks"]) == ours
+        for attack in view["recent"]:
+            assert {attack["attacker_id"], attack["target_id"]} & mine
+        fight = view["fight"]
+        if fight is not None:
+            assert set(fight["initiative"]) <= mine and set(fight["actions"]) <= mine
+    gm = played.table.view(played.table.gm)
+    assert set(gm["combatants"]) == set(state.combatants)
+    assert all(set(c) > PUBLIC for c in gm["combatants"].values())
+    assert set(gm["members"]) == set(state.roster.members)
 
 
 # -- the properties ------------------------------------------------------------------------------

@@ -517,7 +517,7 @@ def test_a_move_takes_a_hand_card_and_carries_five_squares() -> None:
     fight.by_gm(PlaceCharacter(character_id=b, x=9, y=5))
     fight.refused("occupied", Move(character_id=a, card_id=fight.ch(a).hand[0], x=9, y=5))
     view = fight.view(fight.gm)
-    assert {"character_id": a, "x": 5, "y": 5} in view["mat"]["tokens"]
+    assert view["mat"]["tokens"][a] == {"x": 5, "y": 5}
 
 
 def test_an_empty_hand_is_reactive_only() -> None:
@@ -820,10 +820,12 @@ def test_an_aid_is_a_card_on_the_field_and_whoever_uses_it_takes_the_card() -> N
         events[0].data["y"],
     ) == (0, 0)
     assert fight.ch(a).actions_left == 2 and card not in fight.ch(a).hand
-    (seen_by_a,) = fight.view(karel)["mat"]["aids"]
-    assert seen_by_a["card"]["card_id"] == card
-    (seen_by_b,) = fight.view(jana)["mat"]["aids"]
-    assert "card" not in seen_by_b and seen_by_b["name"] == "Převržený stůl"
+    seen_by_a = fight.view(karel)["mat"]["aids"]
+    assert list(seen_by_a) == [aid_id] and seen_by_a[aid_id]["card"]["card_id"] == card
+    seen_by_b = fight.view(jana)["mat"]["aids"]
+    assert seen_by_b == {
+        aid_id: {"name": "Převržený stůl", "x": 0, "y": 0, "placed_by": a}
+    }  # no card, and the key is the id
     fight.by_gm(EndTurn(character_id=a))
     fight.turn_to(b)
     fight.refused("not_found", UseAid(character_id=b, aid_id="a99"))
@@ -941,10 +943,11 @@ def test_an_exchange_is_sealed_until_both_cards_are_down() -> None:
     for viewer in (jana, other, spectator):
         seen = fight.view(viewer)
         assert card not in json.dumps(seen)
-        (shown,) = seen["bouts"]
-        assert shown["down"] == {a: True, b: False} and shown["plays"] == {}
-    assert fight.view(karel)["bouts"][0]["plays"][a]["card"]["card_id"] == card
-    assert fight.view(fight.gm)["bouts"][0]["plays"][a]["card"]["card_id"] == card
+        shown = seen["bouts"]
+        assert list(shown) == [bout] and "bout_id" not in shown[bout]
+        assert shown[bout]["down"] == {a: True, b: False} and shown[bout]["plays"] == {}
+    assert fight.view(karel)["bouts"][bout]["plays"][a]["card"]["card_id"] == card
+    assert fight.view(fight.gm)["bouts"][bout]["plays"][a]["card"]["card_id"] == card
     fight.refused(
         "already_played", Play(character_id=a, bout_id=bout, card_id=fight.ch(a).hand[0]), karel
     )
@@ -957,7 +960,7 @@ def test_an_exchange_is_sealed_until_both_cards_are_down() -> None:
     revealed = events[1].data
     assert {k: v["card_id"] for k, v in revealed["cards"].items()} == {a: card, b: theirs}
     assert fight.view(other)["feed"][-1]["cards"] == revealed["cards"]
-    assert card in [c["card_id"] for c in fight.view(other)["characters"][0]["played"]]
+    assert card in [c["card_id"] for c in fight.view(other)["characters"][a]["played"]]
 
 
 def test_exchange_results() -> None:
@@ -1302,17 +1305,23 @@ def test_only_the_owner_and_the_gm_see_a_hand_and_only_the_gm_the_deck_order() -
     fight.add("B", side="blue", x=5, player_id=jana.player_id, shooting=3)
     fight.round()
     hand, deck = fight.ch(a).hand, fight.ch(a).deck
-    mine = next(c for c in fight.view(karel)["characters"] if c["character_id"] == a)
+    mine = fight.view(karel)["characters"][a]
+    assert "character_id" not in mine  # the key is the id
     assert [c["card_id"] for c in mine["hand"]] == list(hand)
     assert "deck" not in mine and mine["counts"]["deck"] == len(deck)
     assert fight.view(karel)["me"]["characters"] == [a]
     for viewer in (jana, spectator):
         seen = fight.view(viewer)
-        theirs = next(c for c in seen["characters"] if c["character_id"] == a)
+        theirs = seen["characters"][a]
         assert "hand" not in theirs and theirs["counts"]["hand"] == 3
         assert not set(hand) & set(json.dumps(seen).split('"'))
     assert "me" not in fight.view(spectator)
-    gm = next(c for c in fight.view(fight.gm)["characters"] if c["character_id"] == a)
+    for viewer in (karel, jana, spectator):
+        assert "members" not in fight.view(viewer)  # no roster: the directory has the names
+    everything = fight.view(fight.gm)
+    assert {m["name"] for m in everything["members"].values()} >= {"Karel", "Jana", "Host"}
+    assert everything["members"][karel.player_id]["role"] == "player"
+    gm = everything["characters"][a]
     assert [c["card_id"] for c in gm["deck"]] == list(deck)
     assert [c["card_id"] for c in gm["hand"]] == list(hand)
 

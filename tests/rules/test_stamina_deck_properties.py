@@ -273,13 +273,20 @@ def views_hide_what_they_must(played: Played) -> None:
         shown = strings({k: v for k, v in view.items() if k != "feed"})
         leaked = hidden(state, mine) & shown
         assert not leaked, (viewer.name, leaked)
-        for c in view["characters"]:
-            assert ("hand" in c) is (c["character_id"] in mine)
+        assert "members" not in view  # a player's view carries no roster
+        assert set(view["characters"]) == set(state.characters)
+        assert set(view["bouts"]) == set(state.bouts) and set(view["mat"]["aids"]) == set(
+            state.aids
+        )
+        for character_id, c in view["characters"].items():
+            assert ("hand" in c) is (character_id in mine)
             assert "deck" not in c
-            assert c["counts"]["hand"] == len(state.characters[c["character_id"]].hand)
+            assert c["counts"]["hand"] == len(state.characters[character_id].hand)
+        for aid_id, aid in view["mat"]["aids"].items():
+            assert ("card" in aid) is (state.aids[aid_id].placed_by in mine)
     gm = fight.view(fight.gm)
-    for c in gm["characters"]:
-        me = state.characters[c["character_id"]]
+    for character_id, c in gm["characters"].items():
+        me = state.characters[character_id]
         assert [d["card_id"] for d in c["hand"]] == list(me.hand)
         assert [d["card_id"] for d in c["deck"]] == list(me.deck)
     json.dumps(gm)

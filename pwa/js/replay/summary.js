@@ -6,6 +6,7 @@ import { h } from "../dom.js";
 import { t } from "../i18n.js";
 import { cardView } from "../views/common.js";
 import { carryingText, partsList, scoresStrip, teamBadge } from "../views/rank_common.js";
+import { count, rows } from "../keyed.js";
 import { rankName, teamColor, teams } from "../ranks.js";
 import { clock } from "./describe.js";
 
@@ -269,7 +270,8 @@ function rankPublic(view) {
 // ---- dice-combat and stamina-deck: the combatants, the round ----
 
 function diceCombat(view) {
-  const names = Object.fromEntries((view.combatants || []).map((c) => [c.combatant_id, c.name]));
+  const list = rows(view.combatants, "combatant_id");
+  const names = Object.fromEntries(list.map((c) => [c.combatant_id, c.name]));
   const fight = view.fight;
   return [
     fight && h("section", {},
@@ -277,8 +279,8 @@ function diceCombat(view) {
       fight.turn && h("p", {}, t("dc.log.turn", { name: names[fight.turn] ?? fight.turn })),
       h("p", { class: "hint" }, (fight.order || []).map((id) => names[id] ?? id).join(" → "))),
     h("section", { class: "replay-players" },
-      h("h3", {}, t("replay.combatants", { count: (view.combatants || []).length })),
-      (view.combatants || []).map((c) => h("div", { class: "replay-prow" },
+      h("h3", {}, t("replay.combatants", { count: list.length })),
+      list.map((c) => h("div", { class: "replay-prow" },
         h("div", { class: "replay-name" }, h("strong", {}, c.name), " ", h("span", { class: "muted" }, c.side)),
         h("div", { class: "chips" },
           h("span", { class: c.condition === "up" ? "chip ok" : c.condition === "dead" ? "chip dead" : "chip wound" }, t(`replay.condition.${c.condition}`)),
@@ -295,11 +297,11 @@ function diceCombat(view) {
 }
 
 function staminaDeck(view) {
-  const list = view.characters || [];
+  const list = rows(view.characters, "character_id");
   return [
     h("section", {},
       h("h3", {}, t("replay.round_phase", { round: view.round ?? 0, phase: view.phase ? t(`replay.phase.${view.phase}`) : "" })),
-      view.turn && h("p", {}, t("dc.log.turn", { name: list.find((c) => c.character_id === view.turn)?.name ?? view.turn }))),
+      view.turn && h("p", {}, t("dc.log.turn", { name: view.characters?.[view.turn]?.name ?? view.turn }))),
     h("section", { class: "replay-players" },
       h("h3", {}, t("replay.combatants", { count: list.length })),
       list.map((c) => h("div", { class: "replay-prow" },

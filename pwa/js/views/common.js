@@ -5,6 +5,7 @@ import { api } from "../api.js";
 import { alertsTapped, confirmAlerts } from "../alerts.js";
 import { newCommandId } from "../outbox.js";
 import { errorText, getLang, setLang, shownName, t } from "../i18n.js";
+import { rows } from "../keyed.js";
 import { canScan } from "./scanner.js";
 
 export const prefs = {
@@ -179,7 +180,7 @@ export function sendCode(app, game, raw, field, command) {
 // A GM's players (dice-combat, stamina-deck): each with the names it plays (`linked(member)`, or
 // none), and a box to paste new names into (`hint`); `ui` keeps the names and the progress.
 export function gmPlayers(app, game, ui, { linked, hint }) {
-  const list = (game.view.members || []).filter((m) => m.role === "player");
+  const list = rows(game.view.members, "player_id").filter((m) => m.role === "player");
   return h("section", { class: "dc-players" },
     h("h2", {}, t("players.title", { count: list.length })),
     list.length > 0 && h("ul", { class: "plain" }, list.map((m) => {
@@ -244,7 +245,7 @@ export async function addMembers(app, game, names, { role, team = null, ui = app
 
 // The members a console lists apart from its players (`which` picks them), with their roles.
 export function membersList(view, which) {
-  const others = (view.members || []).filter(which);
+  const others = rows(view.members, "player_id").filter(which);
   if (!others.length) return null;
   return h("section", { class: "members" },
     h("h2", {}, t("members.title")),

@@ -4,7 +4,7 @@
 // are greyed with the reason; the server still decides.
 import { h } from "../dom.js";
 import { t } from "../i18n.js";
-import { boutsOf, cardLabel, debtOf, duty, fighting, nameOf, opponent, refusal } from "../stamina.js";
+import { aidsOf, boutsOf, cardLabel, charactersOf, debtOf, duty, fighting, nameOf, opponent, refusal } from "../stamina.js";
 import { boutBox, cardChips, cardFace, refusalText, sending } from "./deck_common.js";
 
 export function deckUi(app) {
@@ -148,12 +148,12 @@ function turnActions(app, game, c) {
     return h("p", { class: "hint", testid: "deck-not-turn" }, t(boutsOf(view, c.character_id).length ? "sd.turn.not_yours_melee" : "sd.turn.not_yours", { name: nameOf(view, view.turn) || "–" }));
   }
   const cards = picked(app, c);
-  const targets = view.characters.filter((x) => x.character_id !== c.character_id && fighting(x));
+  const targets = charactersOf(view).filter((x) => x.character_id !== c.character_id && fighting(x));
   const target = targets.find((x) => x.character_id === ui.target[c.character_id])
     ?? targets.find((x) => x.side !== c.side) ?? targets[0];
   const why = (action, extra = {}) => refusal(view, c, action, { cards, ...extra });
   const busy = (type) => sending(game, type, (x) => x.character_id === c.character_id);
-  const aids = view.mat.aids || [];
+  const aids = aidsOf(view);
   const empty = !c.counts.hand;
   return h("section", { class: "turn-actions", testid: "deck-actions" },
     h("h2", {}, t("sd.turn.title", { name: c.name })),

@@ -2,7 +2,7 @@
 // face down), lives and wound severity, pile counts, the initiative order, the fights and the feed.
 import { h } from "../dom.js";
 import { errorText, t } from "../i18n.js";
-import { ACTIONS, EXCHANGES, LIMPING_MOVES, SUITS, cardLabel, characterOf, isRed, nameOf } from "../stamina.js";
+import { ACTIONS, EXCHANGES, LIMPING_MOVES, SUITS, cardLabel, characterOf, charactersOf, isRed, nameOf } from "../stamina.js";
 import { sending } from "./common.js";
 
 export { sending };
@@ -132,7 +132,7 @@ export function roundLine(view) {
 // The order of the round with each one's initiative card; the turn highlighted.
 export function orderList(view, { onPick = null, mine = new Set() } = {}) {
   const seats = view.order.length ? view.order
-    : view.phase === "initiative" ? view.characters.filter((c) => c.initiative || c.counts.choice > 0).map((c) => c.character_id) : [];
+    : view.phase === "initiative" ? charactersOf(view).filter((c) => c.initiative || c.counts.choice > 0).map((c) => c.character_id) : [];
   if (!seats.length) return null;
   const turnIndex = view.order.indexOf(view.turn);
   return h("ol", { class: "order", testid: "deck-order" }, seats.map((id, i) => {

@@ -3,8 +3,9 @@
 // the fights, acting for any character, cover, and the public feed. The GM sees every card.
 import { h } from "../dom.js";
 import { t } from "../i18n.js";
+import { rows } from "../keyed.js";
 import {
-  FormError, SHEET_NUMBERS, WEAPON_NUMBERS, blankCharacter, characterCommand, characterOf, contactPairs, distance,
+  FormError, SHEET_NUMBERS, WEAPON_NUMBERS, blankCharacter, boutsIn, characterCommand, characterOf, charactersOf, contactPairs, distance,
   fighting, freeSquare, nameOf, waitedFor, waitingOn,
 } from "../stamina.js";
 import { gameControls, gmPlayers, seedSection } from "./common.js";
@@ -42,7 +43,7 @@ function follow(ui, view) {
     ui.followKey = key;
     ui.actor = waitedFor(view) ?? ui.actor;
   }
-  if (!characterOf(view, ui.actor)) ui.actor = view.characters[0]?.character_id ?? null;
+  if (!characterOf(view, ui.actor)) ui.actor = charactersOf(view)[0]?.character_id ?? null;
 }
 
 function gameHead(app, game) {
@@ -96,7 +97,7 @@ function actorBox(app, game) {
       h("h2", {}, t("sd.act.title")),
       h("label", { class: "inline" }, t("sd.act.as"),
         h("select", { testid: "deck-act-as", onchange: (e) => { ui.actor = e.target.value; app.render(); } },
-          view.characters.map((c) => h("option", { value: c.character_id, selected: c === actor }, `${c.name} (${c.side})`))))),
+          charactersOf(view).map((c) => h("option", { value: c.character_id, selected: c.character_id === actor.character_id }, `${c.name} (${c.side})`))))),
     h("div", { class: "actor-head" },
       h("strong", {}, actor.name), " ", h("span", { class: "muted" }, actor.side), " ",
       h("span", { class: "dc-lives" }, h("span", { class: "heart" }, "♥"), livesText(actor)), " ",
@@ -110,14 +111,14 @@ function fights(app, game) {
   const view = game.view;
   const ui = deckUi(app);
   ui.engage ??= {};
-  const able = view.characters.filter(fighting);
+  const able = charactersOf(view).filter(fighting);
   const pairs = contactPairs(view);
   const valid = (id) => able.some((c) => c.character_id === id);
   // Until the GM picks, the form suggests a pair (it follows the mat).
   if (!ui.engage.touched || !valid(ui.engage.attacker) || !valid(ui.engage.defender) || ui.engage.attacker === ui.engage.defender) {
     // A pair in contact; else any pair not fighting yet (the GM may move them together first).
     const loose = able.flatMap((x, i) => able.slice(i + 1).map((y) => [x, y]))
-      .filter(([x, y]) => !view.bouts.some((bt) => [bt.attacker, bt.defender].includes(x.character_id) && [bt.attacker, bt.defender].includes(y.character_id)));
+      .filter(([x, y]) => !boutsIn(view).some((bt) => [bt.attacker, bt.defender].includes(x.character_id) && [bt.attacker, bt.defender].includes(y.character_id)));
     const [a, b] = pairs[0] ?? loose[0] ?? able.slice(0, 2);
     // The higher initiative attacks (the rules); before any, the first of the pair.
     const first = a && b && (b.initiative?.value ?? -1) > (a.initiative?.value ?? -1) ? [b, a] : [a, b];
@@ -129,14 +130,15 @@ function fights(app, game) {
     : !attacker || !defender ? "not_found"
       : waitingOn(view) ? "waiting"
         : distance(attacker, defender) !== 1 ? "not_adjacent"
-          : view.bouts.some((b) => [b.attacker, b.defender].includes(attacker.character_id) && [b.attacker, b.defender].includes(defender.character_id)) ? "already_engaged" : null;
+          : boutsIn(view).some((b) => [b.attacker, b.defender].includes(attacker.character_id) && [b.attacker, b.defender].includes(defender.character_id)) ? "already_engaged" : null;
   const pick = (key, testid, label) => h("label", {}, label,
     h("select", { testid, onchange: (e) => { ui.engage[key] = e.target.value; ui.engage.touched = true; app.render(); } },
       able.map((c) => h("option", { value: c.character_id, selected: ui.engage[key] === c.character_id }, `${c.name} (${c.x},${c.y})`))));
+  const bouts = boutsIn(view);
   return h("section", { class: "fights", testid: "deck-fights" },
-    h("h2", {}, t("sd.bouts.title", { count: view.bouts.length })),
-    !view.bouts.length && h("p", { class: "hint" }, t("sd.bouts.none")),
-    view.bouts.map((b) => boutBox(view, b, {
+    h("h2", {}, t("sd.bouts.title", { count: bouts.length })),
+    !bouts.length && h("p", { class: "hint" }, t("sd.bouts.none")),
+    bouts.map((b) => boutBox(view, b, {
       extra: h("div", { class: "actions" },
         [b.attacker, b.defender].map((id) => h("button", {
           type: "button", class: "secondary small-button", onclick: () => { ui.actor = id; app.render(); },
@@ -163,13 +165,14 @@ function fights(app, game) {
 function roster(app, game) {
   const view = game.view;
   const ui = deckUi(app);
+  const list = charactersOf(view);
   return h("section", { class: "roster", testid: "deck-characters" },
-    h("h2", {}, t("sd.roster.title", { count: view.characters.length })),
-    !view.characters.length && h("p", { class: "hint" }, t("sd.roster.none")),
-    view.characters.map((c) => {
+    h("h2", {}, t("sd.roster.title", { count: list.length })),
+    !list.length && h("p", { class: "hint" }, t("sd.roster.none")),
+    list.map((c) => {
       const id = c.character_id;
       const open = ui.openCharacter === id;
-      const player = (view.members || []).find((m) => m.player_id === c.player_id);
+      const player = c.player_id ? view.members?.[c.player_id] : null;
       return h("div", { class: `prow wound-${c.wound ?? "none"}`, testid: `deck-char-${id}` },
         h("button", {
           class: "prow-head", testid: `deck-char-open-${id}`, "aria-expanded": String(open),
@@ -231,7 +234,7 @@ function characterDetail(app, game, c) {
 }
 
 function playerChoices(view, selected, attrs) {
-  const players = (view.members || []).filter((m) => m.role === "player");
+  const players = rows(view.members, "player_id").filter((m) => m.role === "player");
   return h("select", attrs,
     h("option", { value: "", selected: !selected }, t("sd.link.gm")),
     players.map((p) => h("option", { value: p.player_id, selected: selected === p.player_id }, `${p.name} (${p.code})`)));
@@ -305,7 +308,7 @@ function addForm(app, game) {
 
 function players(app, game) {
   return gmPlayers(app, game, deckUi(app), {
-    linked: (m) => game.view.characters.filter((c) => c.player_id === m.player_id).map((c) => c.name),
+    linked: (m) => charactersOf(game.view).filter((c) => c.player_id === m.player_id).map((c) => c.name),
     hint: t("sd.players.add_hint"),
   });
 }

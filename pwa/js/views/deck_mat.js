@@ -6,7 +6,7 @@
 // character; on the GM's screen it fits the column.
 import { h } from "../dom.js";
 import { t } from "../i18n.js";
-import { MOVE, cardLabel, characterOf, controls, distance, fighting, initials, isGm, mine as mineOf, nameOf, occupant, sideColour } from "../stamina.js";
+import { MOVE, aidsOf, boutsIn, cardLabel, characterOf, charactersOf, controls, distance, fighting, initials, isGm, mine as mineOf, nameOf, occupant, sideColour } from "../stamina.js";
 import { deckUi, picked } from "./deck_actions.js";
 
 const CELL = 10; // SVG units a square
@@ -83,7 +83,7 @@ export function matView(app, game, { scroll = false } = {}) {
   if (ui.picked && !characterOf(view, ui.picked)) ui.picked = null;
   const chosen = characterOf(view, ui.picked);
   const mode = matMode(app, view);
-  const focus = chosen ?? view.characters.find((c) => mine.has(c.character_id));
+  const focus = chosen ?? charactersOf(view).find((c) => mine.has(c.character_id));
   const reach = chosen && mode === "move" && chosen.wound !== "heavy";
   const squares = [];
   for (let y = 0; y < size; y += 1) {
@@ -99,7 +99,7 @@ export function matView(app, game, { scroll = false } = {}) {
     }
   }
   const centre = (c) => [c.x * CELL + CELL / 2, c.y * CELL + CELL / 2];
-  const lines = (view.bouts || []).map((b) => {
+  const lines = boutsIn(view).map((b) => {
     const a = characterOf(view, b.attacker);
     const d = characterOf(view, b.defender);
     if (!a || !d) return null;
@@ -107,10 +107,10 @@ export function matView(app, game, { scroll = false } = {}) {
     const [x2, y2] = centre(d);
     return h("line", { class: "bout-line", x1, y1, x2, y2 });
   });
-  const aids = (view.mat.aids || []).map((aid) => h("g", { class: "aid", testid: `deck-aid-${aid.aid_id}` },
+  const aids = aidsOf(view).map((aid) => h("g", { class: "aid", testid: `deck-aid-${aid.aid_id}` },
     h("rect", { x: aid.x * CELL + 6.2, y: aid.y * CELL + 0.6, width: 3.2, height: 3.2, rx: 0.6 }),
     h("title", {}, aid.card ? `${aid.name} (${cardLabel(aid.card)})` : aid.name)));
-  const tokens = view.characters.map((c) => {
+  const tokens = charactersOf(view).map((c) => {
     const [cx, cy] = centre(c);
     const classes = ["token", `wound-${c.wound ?? "none"}`,
       mine.has(c.character_id) && "mine", view.turn === c.character_id && view.phase === "actions" && "on-turn",

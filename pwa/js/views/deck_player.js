@@ -5,7 +5,8 @@
 import { h } from "../dom.js";
 import { t } from "../i18n.js";
 import { alarm } from "../alerts.js";
-import { boutsOf, duty, mine as mineOf } from "../stamina.js";
+import { boutsIn, boutsOf, charactersOf, duty, mine as mineOf } from "../stamina.js";
+import { count } from "../keyed.js";
 import { actorPanel, deckUi } from "./deck_actions.js";
 import {
   actionDots, boutBox, cardFace, countsLine, feedList, livesBar, livesText, loadedChip, orderList, roundLine, statsGrid,
@@ -25,7 +26,7 @@ export function deckPlayerScreen(app, game) {
   const ui = deckUi(app);
   const { me, game: info } = view;
   const mine = mineOf(view);
-  const own = view.characters.filter((c) => mine.has(c.character_id));
+  const own = charactersOf(view).filter((c) => mine.has(c.character_id));
   const active = own.find((c) => c.character_id === ui.tab) ?? own[0];
   // Something to answer (a shot, owed cards, the initiative, the turn): buzz once.
   const tasks = own.map((c) => [c.character_id, duty(view, c.character_id)]).filter(([, d]) => d);
@@ -47,7 +48,7 @@ export function deckPlayerScreen(app, game) {
     active && myCharacter(view, active),
     active && actorPanel(app, game, active, { mine }),
     view.round > 0 && h("section", { class: "turns" }, roundLine(view), orderList(view, { mine })),
-    view.characters.length > 0 && matView(app, game, { scroll: true }),
+    count(view.characters) > 0 && matView(app, game, { scroll: true }),
     others(view, mine, active),
     feedList(view, { mine }));
 }
@@ -75,9 +76,9 @@ function myCharacter(view, c) {
 
 // Everybody else at the table: lives, wounds, counts and fights (never their cards).
 function others(view, mine, active) {
-  const list = view.characters.filter((c) => !mine.has(c.character_id));
+  const list = charactersOf(view).filter((c) => !mine.has(c.character_id));
   if (!list.length) return null;
-  const foreignBouts = (view.bouts || []).filter((b) => !mine.has(b.attacker) && !mine.has(b.defender));
+  const foreignBouts = boutsIn(view).filter((b) => !mine.has(b.attacker) && !mine.has(b.defender));
   return h("section", { class: "others", testid: "deck-others" },
     h("h2", {}, t("sd.player.others", { count: list.length })),
     h("ul", { class: "plain" }, list.map((c) => h("li", { class: `other-row wound-${c.wound ?? "none"}`, testid: `deck-other-${c.character_id}` },

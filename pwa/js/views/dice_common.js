@@ -2,9 +2,23 @@
 // rolls and result, the turn order. Every die shown comes from the server's view or events.
 import { h } from "../dom.js";
 import { errorText, t } from "../i18n.js";
+import { rows } from "../keyed.js";
+
+// The view keys combatants, waiting attacks, chases and wounds by id; screens list them as rows
+// that carry their id again, in the order they were made.
+export const combatantsOf = (view) => rows(view.combatants, "combatant_id");
+export const attacksOf = (view) => rows(view.attacks, "attack_id");
+export const chasesOf = (view) => rows(view.chases, "chase_id");
+export const woundsOf = (c) => rows(c.wounds, "wound_id");
 
 export function combatantOf(view, id) {
-  return view.combatants.find((c) => c.combatant_id === id) ?? null;
+  const c = id == null ? null : view.combatants?.[id];
+  return c ? { ...c, combatant_id: id } : null;
+}
+
+// A member in the GM's `members` (keyed by player id); nobody else's view has them.
+export function memberOf(view, playerId) {
+  return playerId == null ? null : view.members?.[playerId] ?? null;
 }
 
 export function nameOf(view, id) {

@@ -5,7 +5,9 @@ import { h } from "../dom.js";
 import { t } from "../i18n.js";
 import { COVERS, LENGTHS, MODIFIERS, attackRefusal, refusal } from "../dice.js";
 import { eventsOf, lastOf, thisRound } from "../dicelog.js";
-import { attackCard, combatantOf, currentTurn, diceFaces, livesText, nameOf, refusalText, signed, turnOrder } from "./dice_common.js";
+import {
+  attackCard, attacksOf, chasesOf, combatantOf, combatantsOf, currentTurn, diceFaces, livesText, memberOf, nameOf, refusalText, signed, turnOrder, woundsOf,
+} from "./dice_common.js";
 import { sending } from "./common.js";
 
 export { sending };
@@ -13,7 +15,7 @@ export { sending };
 export function beginFight(app, game) {
   const view = game.view;
   const ui = app.ui.dice;
-  const able = view.combatants.filter((c) => c.condition !== "dead");
+  const able = combatantsOf(view).filter((c) => c.condition !== "dead");
   ui.picked ??= {};
   ui.surprised ??= {};
   const picked = (id) => ui.picked[id] ?? true;
@@ -57,7 +59,7 @@ export function fightPanel(app, game) {
   if (ui.turnKey !== turnKey(fight)) {
     Object.assign(ui, { turnKey: turnKey(fight), actor: fight.turn, attacker: fight.turn, target: null, fleeOpen: false, weaponFor: null, note: "" });
   }
-  const pending = view.attacks;
+  const pending = attacksOf(view);
   // Who still gets a turn this round after the current one (the server knows exactly; this is the label).
   const canAct = (id) => combatantOf(view, id)?.condition === "up" && !(fight.round === 1 && fight.surprised.includes(id));
   const lastTurn = !fight.order.slice(fight.order.indexOf(fight.turn) + 1).some(canAct);
@@ -101,7 +103,7 @@ function orderExtra(view, id) {
   const done = view.fight.actions[id];
   return h("span", { class: "order-extra" },
     h("span", { class: "order-lives" }, h("span", { class: "heart" }, "♥"), " ", livesText(c)),
-    c.wounds?.length > 0 && h("span", { class: "chip wound" }, t("dc.bleeding")),
+    woundsOf(c).length > 0 && h("span", { class: "chip wound" }, t("dc.bleeding")),
     done && budgetText(done, c));
 }
 
@@ -119,7 +121,7 @@ function budgetText(done, c) {
 function roundBleeding(game) {
   const view = game.view;
   const bled = thisRound(eventsOf(game), view.fight).filter((e) => e.type === "wound_bled");
-  const bleeding = view.combatants.filter((c) => c.wounds?.length);
+  const bleeding = combatantsOf(view).filter((c) => woundsOf(c).length);
   if (!bled.length && !bleeding.length) return null;
   return h("div", { class: "round-bleeding", testid: "round-bleeding" },
     h("h3", {}, t("dc.bleed.title", { round: view.fight.round })),
@@ -357,15 +359,16 @@ function attackForm(app, game) {
 
 function pendingAttacks(app, game) {
   const view = game.view;
-  if (!view.attacks.length) return null;
+  const pending = attacksOf(view);
+  if (!pending.length) return null;
   return h("section", { class: "pending-attacks", testid: "pending-attacks" },
-    h("h3", {}, t("dc.pending.title", { count: view.attacks.length })),
-    view.attacks.map((attack) => attackCard(view, attack, {
+    h("h3", {}, t("dc.pending.title", { count: pending.length })),
+    pending.map((attack) => attackCard(view, attack, {
       testid: `attack-${attack.attack_id}`,
       extra: h("div", { class: "actions" },
         attack.awaiting.map((part) => {
           const roller = combatantOf(view, part === "attack" ? attack.attacker_id : attack.target_id);
-          const player = (view.members || []).find((m) => m.player_id === roller?.player_id);
+          const player = memberOf(view, roller?.player_id);
           return h("button", {
             class: "secondary", testid: `gm-roll-${part}-${attack.attack_id}`,
             disabled: sending(game, "roll", (c) => c.attack_id === attack.attack_id && c.part === part),
@@ -395,7 +398,7 @@ function results(view) {
 export function chases(app, game) {
   const view = game.view;
   const ui = app.ui.dice;
-  const up = view.combatants.filter((c) => c.condition === "up");
+  const up = combatantsOf(view).filter((c) => c.condition === "up");
   ui.chase ??= { fleeing: "", chaser: "", lead: "5" };
   const f = ui.chase;
   const fleeing = up.find((c) => c.combatant_id === f.fleeing) ?? up[0];
@@ -403,7 +406,7 @@ export function chases(app, game) {
   const events = eventsOf(game);
   return h("section", { class: "chases", testid: "chases" },
     h("h2", {}, t("dc.chase.title")),
-    view.chases.map((chase) => {
+    chasesOf(view).map((chase) => {
       const rolled = lastOf(events, "chase_rolled", (d) => d.chase_id === chase.chase_id);
       const run = (r) => [h("strong", {}, nameOf(view, r.combatant_id)), " ", diceFaces([r.die], { sides: 10, explode: false }), ` ${signed(r.movement)} ${signed(r.athletics)} = ${r.total}`];
       return h("div", { class: "chase-row", testid: `chase-${chase.chase_id}` },
@@ -444,7 +447,7 @@ export function chases(app, game) {
 
 function chaseEnded(view, events) {
   const ended = lastOf(events, "chase_ended");
-  if (!ended || view.chases.some((c) => c.chase_id === ended.data.chase_id)) return null;
+  if (!ended || view.chases?.[ended.data.chase_id]) return null;
   const started = lastOf(events, "chase_started", (d) => d.chase_id === ended.data.chase_id);
   if (!started) return null;
   return h("p", { class: "hint", testid: "chase-ended" }, t(`dc.chase.ended_${ended.data.reason}`, {

@@ -4,7 +4,9 @@ import { h } from "../dom.js";
 import { t } from "../i18n.js";
 import { COMBATANT_FIELDS, SheetError, download, fieldValue, fileName, refusal, remember, sheetsJson, toSheet } from "../dice.js";
 import { eventsOf, syncLog } from "../dicelog.js";
-import { combatantOf, conditionChip, diceFaces, livesBar, livesText, nameOf, refusalText, signed, woundText } from "./dice_common.js";
+import {
+  chasesOf, combatantOf, combatantsOf, conditionChip, diceFaces, livesBar, livesText, memberOf, nameOf, refusalText, signed, woundText, woundsOf,
+} from "./dice_common.js";
 import { gameControls, gmPlayers, seedSection } from "./common.js";
 import { beginFight, chases, fightPanel, sending } from "./dice_fight.js";
 import { playerChoices, sheetEditor } from "./dice_sheets.js";
@@ -43,12 +45,13 @@ function gameHead(app, game) {
 function roster(app, game) {
   const view = game.view;
   const ui = app.ui.dice;
+  const list = combatantsOf(view);
   return h("section", { class: "roster", testid: "combatants" },
-    h("h2", {}, t("dc.roster.title", { count: view.combatants.length })),
-    !view.combatants.length && h("p", { class: "hint" }, t("dc.roster.none")),
-    view.combatants.map((c) => {
+    h("h2", {}, t("dc.roster.title", { count: list.length })),
+    !list.length && h("p", { class: "hint" }, t("dc.roster.none")),
+    list.map((c) => {
       const open = ui.openCombatant === c.combatant_id;
-      const player = (view.members || []).find((m) => m.player_id === c.player_id);
+      const player = memberOf(view, c.player_id);
       return h("div", { class: `prow cond-${c.condition}`, testid: `combatant-${c.combatant_id}` },
         h("button", {
           class: "prow-head", testid: `combatant-open-${c.combatant_id}`, "aria-expanded": String(open),
@@ -59,7 +62,7 @@ function roster(app, game) {
         h("span", { class: "dc-lives" }, h("span", { class: "heart" }, "♥"), h("b", { testid: `combatant-lives-${c.combatant_id}`, "data-lives": String(c.lives) }, livesText(c)), livesBar(c)),
         h("span", { class: "chips" },
           conditionChip(c),
-          c.wounds?.length > 0 && h("span", { class: "chip wound" }, t("dc.bleeding")),
+          woundsOf(c).length > 0 && h("span", { class: "chip wound" }, t("dc.bleeding")),
           c.in_fight && h("span", { class: "chip ok" }, t("dc.in_fight")),
           player && h("span", { class: "chip" }, t("dc.played_by", { name: player.name })))),
         open && combatantDetail(app, game, c));
@@ -97,13 +100,13 @@ function combatantDetail(app, game, c) {
   const fight = view.fight;
   ui.stopReason ??= {};
   ui.healer ??= {};
-  const healers = view.combatants.filter((x) => x.condition === "up");
+  const healers = combatantsOf(view).filter((x) => x.condition === "up");
   const healer = healers.find((x) => x.combatant_id === ui.healer[id]) ?? healers.find((x) => x.combatant_id === fight?.turn) ?? healers[0];
   const healerBusy = healer && fight?.participants.includes(healer.combatant_id)
     && (fight.turn !== healer.combatant_id ? "not_your_turn" : refusal(fight.actions[healer.combatant_id], "use_skill", "long"));
   return h("div", { class: "prow-detail" },
     numbersGrid(c),
-    c.wounds?.length > 0 && h("ul", { class: "wounds" }, c.wounds.map((w) => h("li", {}, t("dc.wound.label"), " ", woundText(w), w.cannot_kill ? ` · ${t("dc.wound.cannot_kill")}` : ""))),
+    woundsOf(c).length > 0 && h("ul", { class: "wounds" }, woundsOf(c).map((w) => h("li", {}, t("dc.wound.label"), " ", woundText(w), w.cannot_kill ? ` · ${t("dc.wound.cannot_kill")}` : ""))),
     c.sprint && h("p", { class: "hint" }, t("dc.sprint", { used: c.sprint.used, rounds: c.sprint.rounds })),
     h("div", { class: "actions" },
       h("label", { class: "inline" }, t("dc.link.label"), playerChoices(view, c.player_id, {
@@ -131,7 +134,7 @@ function combatantDetail(app, game, c) {
           }
         },
       }, t("dc.sheets.save"))),
-    c.wounds?.length > 0 && c.condition !== "dead" && h("div", { class: "care" },
+    woundsOf(c).length > 0 && c.condition !== "dead" && h("div", { class: "care" },
       h("div", { class: "care-row" },
         h("label", { class: "inline" }, t("dc.aid.healer"),
           h("select", { testid: `first-aid-healer-${id}`, onchange: (e) => { ui.healer[id] = e.target.value; app.render(); } },
@@ -178,12 +181,12 @@ function correction(app, game) {
   ui.fix ??= { target: "", field: "lives", value: "", reason: "" };
   const f = ui.fix;
   const targets = [
-    ...view.combatants.map((c) => [c.combatant_id, c.name]),
-    ...view.chases.map((ch) => [ch.chase_id, t("dc.chase.name", { fleeing: nameOf(view, ch.fleeing_id), chaser: nameOf(view, ch.chaser_id) })]),
+    ...combatantsOf(view).map((c) => [c.combatant_id, c.name]),
+    ...chasesOf(view).map((ch) => [ch.chase_id, t("dc.chase.name", { fleeing: nameOf(view, ch.fleeing_id), chaser: nameOf(view, ch.chaser_id) })]),
   ];
   if (!targets.length) return null;
   if (!targets.some(([id]) => id === f.target)) f.target = targets[0][0];
-  const chase = view.chases.find((ch) => ch.chase_id === f.target);
+  const chase = view.chases?.[f.target];
   const fields = chase ? ["lead"] : COMBATANT_FIELDS;
   if (!fields.includes(f.field)) f.field = fields[0];
   const current = chase ? chase.lead : fieldValue(view, combatantOf(view, f.target), f.field);
@@ -220,7 +223,7 @@ function correction(app, game) {
 
 function players(app, game) {
   return gmPlayers(app, game, app.ui.dice, {
-    linked: (m) => game.view.combatants.filter((c) => c.player_id === m.player_id).map((c) => c.name),
+    linked: (m) => combatantsOf(game.view).filter((c) => c.player_id === m.player_id).map((c) => c.name),
     hint: t("dc.players.add_hint"),
   });
 }
@@ -240,7 +243,7 @@ function eventLine(view, e) {
   const name = (id) => nameOf(view, id);
   switch (e.type) {
     case "combatant_added": return t("dc.log.added", { name: d.name, side: d.side });
-    case "combatant_linked": return t("dc.log.linked", { name: name(d.combatant_id), player: (view.members || []).find((m) => m.player_id === d.player_id)?.name ?? t("dc.link.gm") });
+    case "combatant_linked": return t("dc.log.linked", { name: name(d.combatant_id), player: memberOf(view, d.player_id)?.name ?? t("dc.link.gm") });
     case "fight_started": return t("dc.log.fight_started", { count: d.combatants.length });
     case "fight_ended": return t("dc.log.fight_ended");
     case "combatant_joined_fight": return t("dc.log.joined", { name: name(d.combatant_id) });

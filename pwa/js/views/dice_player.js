@@ -4,17 +4,17 @@ import { h } from "../dom.js";
 import { t } from "../i18n.js";
 import { alarm } from "../alerts.js";
 import {
-  attackCard, conditionChip, currentTurn, livesBar, livesText, nameOf, signed, turnOrder, woundText,
+  attackCard, attacksOf, combatantsOf, conditionChip, currentTurn, livesBar, livesText, nameOf, signed, turnOrder, woundText, woundsOf,
 } from "./dice_common.js";
 
 // The phone stays awake while one of its combatants takes part in a fight.
 export function diceNeedsAwake(view) {
-  return Boolean(view?.me?.role === "player" && view.fight && view.combatants?.some((c) => c.mine && c.in_fight));
+  return Boolean(view?.me?.role === "player" && view.fight && Object.values(view.combatants || {}).some((c) => c.mine && c.in_fight));
 }
 
 // The first roll this phone owes: [attack, part] of an attack waiting for its dice.
 export function myRoll(view, mine) {
-  for (const attack of view.attacks || []) {
+  for (const attack of attacksOf(view)) {
     for (const part of attack.awaiting || []) {
       if (mine.has(part === "attack" ? attack.attacker_id : attack.target_id)) return [attack, part];
     }
@@ -27,7 +27,7 @@ let rang = null; // the roll the phone last buzzed for
 export function dicePlayerScreen(app, game) {
   const view = game.view;
   const { me, game: info } = view;
-  const own = view.combatants.filter((c) => c.mine);
+  const own = combatantsOf(view).filter((c) => c.mine);
   const mine = new Set(own.map((c) => c.combatant_id));
   const owed = myRoll(view, mine);
   const key = owed ? `${owed[0].attack_id}:${owed[1]}` : null;
@@ -77,7 +77,7 @@ function rollPrompt(app, game, attack, part, mine) {
 
 // An attack involving me that waits for someone else's dice.
 function waitingFor(view, mine) {
-  const attack = (view.attacks || []).find((a) => mine.has(a.attacker_id) || mine.has(a.target_id));
+  const attack = attacksOf(view).find((a) => mine.has(a.attacker_id) || mine.has(a.target_id));
   if (!attack) return null;
   return h("section", { class: "roll-wait", testid: "roll-wait" },
     h("div", { class: "chip wait big-chip" }, t("dc.player.waiting_other")),
@@ -98,9 +98,9 @@ function myCombatant(view, c, owes) {
       h("span", { class: "heart", "aria-hidden": "true" }, "♥"),
       h("span", { testid: `combatant-lives-${c.combatant_id}`, "data-lives": String(c.lives) }, livesText(c)),
       livesBar(c)),
-    c.wounds?.length > 0 && h("div", { class: "banner wound", testid: "my-wounds" },
+    woundsOf(c).length > 0 && h("div", { class: "banner wound", testid: "my-wounds" },
       h("strong", {}, t("dc.bleeding_caps")),
-      c.wounds.map((wound) => h("span", {}, woundText(wound)))),
+      woundsOf(c).map((wound) => h("span", {}, woundText(wound)))),
     h("div", { class: "stats" },
       stat(t("dc.un_short"), c.attack_number, t("dc.attack_number")),
       stat(t("dc.oc_short"), c.defence_number, t("dc.defence_number")),
@@ -136,7 +136,7 @@ function lastResults(results, fresh, view, mine) {
 
 // Everybody else at the table: names, sides and whether they are up.
 function others(view, mine) {
-  const list = view.combatants.filter((c) => !mine.has(c.combatant_id));
+  const list = combatantsOf(view).filter((c) => !mine.has(c.combatant_id));
   if (!list.length) return null;
   return h("details", { class: "players-list" },
     h("summary", {}, t("dc.player.others", { count: list.length })),

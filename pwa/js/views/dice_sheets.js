@@ -2,6 +2,7 @@
 // recently used sheets kept in this browser, and adding a combatant from a sheet.
 import { h } from "../dom.js";
 import { t } from "../i18n.js";
+import { rows } from "../keyed.js";
 import {
   SHEET_NUMBERS, SIZES, SheetError, WEAPON_NUMBERS, blankSheet, download, fileName, forgetSheet,
   library, parseSheets, remember, sheetsJson, toSheet,
@@ -61,7 +62,7 @@ function addCombatant(app, game, raw, playerId) {
 }
 
 export function playerChoices(view, selected, attrs) {
-  const players = (view.members || []).filter((m) => m.role === "player");
+  const players = rows(view.members, "player_id").filter((m) => m.role === "player");
   return h("select", attrs,
     h("option", { value: "", selected: !selected }, t("dc.link.gm")),
     players.map((p) => h("option", { value: p.player_id, selected: selected === p.player_id }, `${p.name} (${p.code})`)));

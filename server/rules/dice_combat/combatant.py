@@ -6,6 +6,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from server.rules.core import Json
+from server.rules.keyed import keyed
 
 Size = Literal["A", "B", "C", "D", "E"]  # A small, B a human, C a horse, D a giant, E a dragon
 Condition = Literal["up", "fainted", "dead"]
@@ -218,6 +219,6 @@ class Combatant:
             "base_defence": self.base_defence,
             "defence_number": self.defence_number,
             "attack_number": self.attack_number(self.weapon.ranged),
-            "wounds": [wound.dump() for wound in self.wounds],
+            "wounds": keyed((wound.dump() for wound in self.wounds), "wound_id"),
             "sprint": None if self.sprint is None else self.sprint.dump(),
         }

@@ -1,12 +1,14 @@
 """What each viewer of a dice-combat game may see: the GM everything; a player their own
-combatants in full, the turn order and everybody's public state; a spectator the public part."""
+combatants in full, the turn order and everybody's public state; a spectator the public part.
+Combatants, waiting attacks and chases are keyed by id; no view lists the other players."""
 
 from collections.abc import Iterable
 
 from server.rules.core import Json, Member
 from server.rules.dice_combat.combatant import Combatant
 from server.rules.dice_combat.state import Attack, DiceCombat, Fight
-from server.rules.roster import game_view, member_view
+from server.rules.keyed import keyed
+from server.rules.roster import game_view, member_view, members_view
 
 
 def view(state: DiceCombat, viewer: Member, now: int) -> Json:
@@ -20,31 +22,32 @@ def view(state: DiceCombat, viewer: Member, now: int) -> Json:
     in_fight = frozenset(state.fight.participants) if state.fight else frozenset()
     result: Json = {
         "game": game_view(state.roster),
-        "combatants": [
-            {
-                **public(c, in_fight, mine),
-                **(c.dump() if c.combatant_id in seen else {}),
-            }
-            for c in state.combatants.values()
-        ],
+        "combatants": keyed(
+            (
+                {**public(c, in_fight, mine), **(c.dump() if c.combatant_id in seen else {})}
+                for c in state.combatants.values()
+            ),
+            "combatant_id",
+        ),
         "fight": None if state.fight is None else fight_view(state, state.fight, seen),
-        "attacks": involving(state.fight.attacks.values() if state.fight else (), seen),
-        "recent": involving(state.recent, seen),
-        "chases": [
-            {
-                "chase_id": chase.chase_id,
+        "attacks": keyed(
+            involving(state.fight.attacks.values() if state.fight else (), seen), "attack_id"
+        ),
+        "recent": involving(state.recent, seen),  # the last RECENT, oldest first: bounded
+        "chases": {
+            chase.chase_id: {
                 "fleeing_id": chase.fleeing_id,
                 "chaser_id": chase.chaser_id,
                 "lead": chase.lead,
                 "round": chase.round,
             }
             for chase in state.chases.values()
-        ],
+        },
     }
     if viewer.role != "spectator":
         result["me"] = member_view(viewer)
     if gm:
-        result["members"] = [member_view(m) for m in state.roster.members.values()]
+        result["members"] = members_view(state.roster)
     return result
 
 

@@ -3,12 +3,13 @@
 The GM sees everything. A player sees the hand, initiative draw, threat pile and discard of
 the characters linked to them, and the face-down cards they put down themselves. Everybody
 else sees counts. Nobody but the GM sees the order of a stamina deck: it lies face down.
+Characters, bouts, tokens and aids are keyed by id; no view lists the other players.
 """
 
 from collections.abc import Callable
 
 from server.rules.core import Json, Member
-from server.rules.roster import game_view, member_view
+from server.rules.roster import game_view, member_view, members_view
 from server.rules.stamina_deck.character import Character
 from server.rules.stamina_deck.fight import Aid, Bout
 from server.rules.stamina_deck.state import StaminaDeck
@@ -34,24 +35,23 @@ def view(state: StaminaDeck, viewer: Member, now: int) -> Json:
         "turn": state.on_turn(),
         "mat": {
             "size": state.config.mat_size,
-            "tokens": [
-                {"character_id": c.character_id, "x": c.x, "y": c.y}
-                for c in state.characters.values()
-            ],
-            "aids": [aid_view(state, aid, sees(aid.placed_by)) for aid in state.aids.values()],
+            "tokens": {c.character_id: {"x": c.x, "y": c.y} for c in state.characters.values()},
+            "aids": {
+                aid.aid_id: aid_view(state, aid, sees(aid.placed_by)) for aid in state.aids.values()
+            },
         },
-        "characters": [
-            character_view(state, c, sealed, sees(c.character_id), gm)
+        "characters": {
+            c.character_id: character_view(state, c, sealed, sees(c.character_id), gm)
             for c in state.characters.values()
-        ],
-        "bouts": [bout_view(state, bout, sees) for bout in state.bouts.values()],
+        },
+        "bouts": {bout.bout_id: bout_view(state, bout, sees) for bout in state.bouts.values()},
         "waiting": waiting_view(state),
-        "feed": list(state.feed),
+        "feed": list(state.feed),  # the last FEED results, oldest first: bounded
     }
     if viewer.role != "spectator":
         result["me"] = {**member_view(viewer), "characters": sorted(mine)}
     if gm:
-        result["members"] = [member_view(m) for m in state.roster.members.values()]
+        result["members"] = members_view(state.roster)
     return result
 
 
@@ -64,7 +64,6 @@ def character_view(
 ) -> Json:
     weapon = c.weapon
     shown: Json = {
-        "character_id": c.character_id,
         "name": c.name,
         "side": c.side,
         "player_id": c.player_id,
@@ -111,7 +110,6 @@ def character_view(
 def bout_view(state: StaminaDeck, bout: Bout, sees: Callable[[str], bool]) -> Json:
     """Everybody sees whether a card is down; only its owner and the GM see which."""
     return {
-        "bout_id": bout.bout_id,
         "attacker": bout.attacker,
         "defender": bout.defender,
         "exchanges": bout.exchanges,
@@ -132,7 +130,6 @@ def face(state: StaminaDeck, card_id: str | None) -> Json | None:
 
 def aid_view(state: StaminaDeck, aid: Aid, own: bool) -> Json:
     shown: Json = {
-        "aid_id": aid.aid_id,
         "name": aid.name,
         "x": aid.x,
         "y": aid.y,
@@ -155,6 +152,7 @@ def waiting_view(state: StaminaDeck) -> Json:
             "attack": shot.attack,
             "bonus": shot.bonus,
         },
+        # What the fight waits for is one thing at a time: a short list, not a growing one.
         "debts": [
             {"character_id": d.character_id, "count": d.count, "to": d.to} for d in state.debts
         ],
