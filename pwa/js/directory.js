@@ -56,7 +56,16 @@ export class Directory {
 
   // Fetch the directory, or revalidate the kept one; onChange() when it changed.
   load() {
-    if (this.loading || Date.now() - this.checkedAt < RECHECK_MS) return this.loading;
+    if (this.loading) return this.loading;
+    const wait = this.checkedAt + RECHECK_MS - Date.now();
+    if (wait > 0) {
+      // Asked again too soon: ask the screen again once it may (it then looks the name up anew).
+      this.later ??= setTimeout(() => {
+        this.later = null;
+        this.onChange();
+      }, wait);
+      return null;
+    }
     this.checkedAt = Date.now();
     this.loading = api.directory(this.gameId, this.token, this.players ? this.etag : null)
       .then((answer) => {
