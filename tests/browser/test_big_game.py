@@ -139,9 +139,7 @@ async def test_console_of_1000_players_redraws_only_the_changed_row(
     patch = (await frames(console))[-1]
     assert patch["type"] == "patch" and patch["bytes"] < 1000, patch
     drawn_ms = (await console.evaluate("window.__mutatedAt[0]")) - patch["at"]
-    print(
-        f"console of 1000 players: patch {patch['bytes']} B, row redrawn {drawn_ms:.1f} ms after it"
-    )
+    print(f"console of 1000: a {patch['bytes']} B patch, its row redrawn {drawn_ms:.1f} ms later")
 
     # Search by code, then by name without accents.
     search = console.get_by_test_id("player-filter")

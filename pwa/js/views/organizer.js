@@ -132,6 +132,8 @@ function playersTable(app, game) {
   }
   const all = rows(view.players, "player_id");
   const shown = all.filter((p) => matchesFilter(ui.playerFilter, p.name, p.code));
+  const pending = new Map(); // player_id -> the types of commands for them still on the way
+  for (const c of game.inFlight()) if (c.player_id) pending.set(c.player_id, [...(pending.get(c.player_id) || []), c.type]);
   return h("section", { class: "players-table" },
     h("h2", {}, t("players.title", { count: count(view.players) })),
     !all.length && h("p", { class: "hint" }, t("players.none")),
@@ -145,7 +147,7 @@ function playersTable(app, game) {
         opponent: opponent && nameOf(view, opponent),
         stunned: inForce(p.stunned_until),
         immune: inForce(p.immune_until),
-        sending: game.inFlight().filter((c) => c.player_id === p.player_id).map((c) => c.type),
+        sending: pending.get(p.player_id) ?? [],
       };
       return { key: p.player_id, data: row, render: () => playerRow(app, game, row) };
     })));

@@ -103,7 +103,7 @@ function duels(game) {
 
 function raids(game) {
   const view = game.view;
-  const list = raidList(view).reverse();
+  const list = [...raidList(view)].reverse();
   if (!list.length) return null;
   const open = list.filter((r) => RAID_OPEN.includes(r.state)).length;
   return h("section", { class: "raids" },
@@ -131,6 +131,8 @@ function teamSection(app, game, team) {
   const id = team.team_id;
   const lobby = view.game.status === "lobby";
   const all = rows(view.players, "player_id").filter((p) => p.team_id === id);
+  const pending = new Map(); // player_id -> ranks on the way to them
+  for (const c of game.inFlight()) if (c.type === "assign_rank") pending.set(c.player_id, [...(pending.get(c.player_id) || []), c.rank]);
   const players = all.filter((p) => matchesFilter(app.ui.playerFilter, p.name, p.code));
   const leaders = leadersOf(view, id);
   const problems = teamProblems(view, id);
@@ -148,7 +150,7 @@ function teamSection(app, game, team) {
       const row = {
         p, lang: getLang(), lobby, open: app.ui.openRow === p.player_id,
         raid: raid && RAID_OPEN.includes(raid.state) ? raid.team_id : null,
-        pending: game.inFlight().filter((c) => c.type === "assign_rank" && c.player_id === p.player_id).map((c) => c.rank),
+        pending: pending.get(p.player_id) ?? [],
       };
       return { key: p.player_id, data: row, render: () => playerRow(app, game, row) };
     })),
