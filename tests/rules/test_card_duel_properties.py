@@ -204,7 +204,7 @@ DUEL_KEYS = {
 
 
 def check_views(played: Played) -> None:
-    game, state, now = played.game, played.game.state, played.game.now
+    game, state = played.game, played.game.state
     picks = [(p, card_id) for duel in state.duels.values() for p, card_id in duel.picks.items()]
     for member in played.players:
         view = game.view(member)

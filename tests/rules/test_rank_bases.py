@@ -229,9 +229,9 @@ def test_every_tree_holds_its_four_parts_from_the_creation_with_stable_ids() -> 
         base = camp.state.bases[team_id]
         assert base.tree == tuple(Part(f"{team_id}-{v}", team_id, v) for v in (1, 2, 3, 4))
         assert (base.stash, base.pile, base.score) == ((), (), 0)
-    assert camp.view(camp.organizer)["trees"]["red"] == [
-        {"part_id": f"red-{v}", "team_id": "red", "value": v} for v in (1, 2, 3, 4)
-    ]
+    assert camp.view(camp.organizer)["trees"]["red"] == {
+        f"red-{v}": {"team_id": "red", "value": v} for v in (1, 2, 3, 4)
+    }
 
 
 # -- joining, ranks and the start ----------------------------------------------------------------
@@ -737,26 +737,26 @@ def test_incoming_raids_list_open_raids_on_the_own_base_oldest_first() -> None:
     first, second = camp.raid(red[2], "blue"), camp.raid(red[3], "blue")
     camp.raid(red[4], "green")
     camp.defend(blue.leader, second, [])
-    expected = [
-        {
-            "raid_id": first,
+    expected = {
+        first: {
             "attacker": {"player_id": red[2].player_id, "name": red[2].name},
             "state": "awaiting_defenders",
         },
-        {
-            "raid_id": second,
+        second: {
             "attacker": {"player_id": red[3].player_id, "name": red[3].name},
             "state": "won",
         },
-    ]
+    }
     assert camp.view(blue.leader)["incoming_raids"] == expected
+    assert list(camp.view(blue[5])["incoming_raids"]) == [first, second]  # oldest first
     assert camp.view(blue[5])["incoming_raids"] == expected
-    assert [r["state"] for r in camp.view(green)["incoming_raids"]] == ["awaiting_defenders"]
-    assert camp.view(red[2])["incoming_raids"] == []
-    assert camp.view(red.leader)["incoming_raids"] == []
+    incoming = camp.view(green)["incoming_raids"].values()
+    assert [r["state"] for r in incoming] == ["awaiting_defenders"]
+    assert camp.view(red[2])["incoming_raids"] == {}
+    assert camp.view(red.leader)["incoming_raids"] == {}
     camp.take(red[3], second, "blue-1")
     camp.defend(blue.leader, first, [blue[5]])
-    assert camp.view(blue.leader)["incoming_raids"] == []
+    assert camp.view(blue.leader)["incoming_raids"] == {}
 
 
 def test_the_organizer_cancels_a_raid_and_fought_duels_stand() -> None:
@@ -768,7 +768,7 @@ def test_the_organizer_cancels_a_raid_and_fought_duels_stand() -> None:
     assert events == [Event("raid_cancelled", {"raid_id": raid_id, "reason": "organizer"})]
     assert raid_id not in camp.state.raids
     assert camp.view(red[5])["raid"] is None
-    assert camp.view(blue.leader)["incoming_raids"] == []
+    assert camp.view(blue.leader)["incoming_raids"] == {}
     assert len(camp.player(red[5]).papers) == 1 and camp.player(blue[4]).paper is None
     refused(camp, "not_found", lambda: camp.take(red[5], raid_id, "blue-1"))
     refused(camp, "not_found", lambda: camp.run(camp.organizer, CancelRaid(raid_id=raid_id)))
@@ -825,9 +825,7 @@ def test_later_parts_of_a_team_hang_on_the_home_tree_and_can_be_raided_there() -
     assert camp.state.bases["red"].score == 2 + 4
     assert parts(camp, "stash", "red") == ["blue-1"]
     assert parts(camp, "tree", "red") == ["red-1", "red-2", "red-3", "red-4", "blue-2"]
-    assert {"part_id": "blue-2", "team_id": "blue", "value": 2} in camp.view(blue[1])["trees"][
-        "red"
-    ]
+    assert camp.view(blue[1])["trees"]["red"]["blue-2"] == {"team_id": "blue", "value": 2}
     # The stash is safe; the tree is not.
     raid_id = camp.raid(blue[1], "red")
     camp.defend(red.leader, raid_id, [])
@@ -971,20 +969,13 @@ def test_commands_parse_from_json_bodies_strictly() -> None:
 # -- views ---------------------------------------------------------------------------------------
 
 
-def test_the_public_view_shows_scores_trees_and_players_but_no_rank() -> None:
-    camp, red, _ = started()
+def test_the_public_view_shows_scores_and_trees_but_no_roster_and_no_rank() -> None:
+    camp, _, _ = started()
     spectator = camp.add("Divák", "spectator")
     seen = camp.view(spectator)
-    assert set(seen) == {"game", "scores", "trees", "players", "winners"}
+    assert set(seen) == {"game", "scores", "trees", "winners"}  # who plays: the directory
     assert seen["scores"] == {"red": 0, "blue": 0}
     assert set(seen["trees"]) == {"red", "blue"}
-    assert seen["players"][0] == {
-        "player_id": red[1].player_id,
-        "name": red[1].name,
-        "code": red[1].code,
-        "team_id": "red",
-    }
-    assert len(seen["players"]) == 10
     # Only the config (in "game") names the ranks; nothing ties a rank to a player.
     assert "rank" not in json.dumps({k: v for k, v in seen.items() if k != "game"})
 
@@ -997,7 +988,6 @@ def test_a_player_sees_their_own_rank_paper_lives_and_loot() -> None:
         "game",
         "scores",
         "trees",
-        "players",
         "winners",
         "me",
         "duel",
@@ -1017,7 +1007,7 @@ def test_a_player_sees_their_own_rank_paper_lives_and_loot() -> None:
         "lives": 3,
         "carrying": {"papers": 1, "parts": []},
     }
-    assert (me["duel"], me["raid"], me["incoming_raids"]) == (None, None, [])
+    assert (me["duel"], me["raid"], me["incoming_raids"]) == (None, None, {})
 
 
 def test_last_duel_ranks_are_seen_by_the_two_duellists_only() -> None:
@@ -1048,7 +1038,6 @@ def test_a_leader_sees_their_team_ranks_stash_and_incoming_raids() -> None:
         "game",
         "scores",
         "trees",
-        "players",
         "winners",
         "me",
         "team",
@@ -1056,22 +1045,21 @@ def test_a_leader_sees_their_team_ranks_stash_and_incoming_raids() -> None:
         "incoming_raids",
     }
     assert seen["me"]["team_id"] == "red" and seen["me"]["role"] == "leader"
-    assert [(p["player_id"], p["rank"]) for p in seen["team"]] == [
+    assert [(p, entry["rank"]) for p, entry in seen["team"].items()] == [
         (m.player_id, r) for m, r in zip(red.players, FIVE, strict=True)
     ]
-    assert seen["team"][0] == {
-        "player_id": red[1].player_id,
+    assert seen["team"][red[1].player_id] == {
         "name": red[1].name,
         "rank": 1,
         "has_paper": True,
         "lives": 3,
         "carrying": {"papers": 0, "parts": []},
     }
-    assert seen["stash"] == [{"part_id": "blue-3", "team_id": "blue", "value": 3}]
-    assert [r["raid_id"] for r in seen["incoming_raids"]] == [raid_id]
+    assert seen["stash"] == {"blue-3": {"team_id": "blue", "value": 3}}
+    assert list(seen["incoming_raids"]) == [raid_id]
     other = camp.view(blue.leader)
-    assert all(p["player_id"] not in {m.player_id for m in red.players} for p in other["team"])
-    assert other["stash"] == []
+    assert not set(other["team"]) & {m.player_id for m in red.players}
+    assert other["stash"] == {}
 
 
 def test_ranks_are_seen_before_the_start_by_the_player_and_their_leader() -> None:
@@ -1079,10 +1067,8 @@ def test_ranks_are_seen_before_the_start_by_the_player_and_their_leader() -> Non
     red, blue = camp.team("red"), camp.team("blue")
     assert camp.view(red[3])["me"]["rank"] == 3
     assert camp.view(red[3])["me"]["has_paper"] is False
-    assert [p["rank"] for p in camp.view(red.leader)["team"]] == list(FIVE)
-    assert [p["player_id"] for p in camp.view(blue.leader)["team"]] == [
-        m.player_id for m in blue.players
-    ]
+    assert [p["rank"] for p in camp.view(red.leader)["team"].values()] == list(FIVE)
+    assert list(camp.view(blue.leader)["team"]) == [m.player_id for m in blue.players]
 
 
 def test_the_organizer_sees_everything() -> None:
@@ -1091,16 +1077,14 @@ def test_the_organizer_sees_everything() -> None:
     raid_id = camp.raid(red[2], "blue")
     camp.fight(red[5], blue[4])
     seen = camp.view(camp.organizer)
-    by_id = {p["player_id"]: p for p in seen["players"]}
+    by_id = seen["players"]
     assert [by_id[m.player_id]["rank"] for m in blue.players] == list(FIVE)
     assert by_id[red[1].player_id]["duel_id"] == duel_id
     assert by_id[red[2].player_id]["raid_id"] == raid_id
     assert by_id[red[5].player_id]["carrying"]["papers"] == 1
-    assert seen["duels"] == [
-        {"duel_id": duel_id, "challenger": red[1].player_id, "target": blue[1].player_id}
-    ]
-    assert seen["raids"] == [
-        {
+    assert seen["duels"] == {duel_id: {"challenger": red[1].player_id, "target": blue[1].player_id}}
+    assert seen["raids"] == {
+        raid_id: {
             "raid_id": raid_id,
             "team_id": "blue",
             "state": "awaiting_defenders",
@@ -1108,6 +1092,6 @@ def test_the_organizer_sees_everything() -> None:
             "attacker": red[2].player_id,
             "order": [],
         }
-    ]
+    }
     assert set(seen["stashes"]) == set(seen["piles"]) == {"red", "blue"}
     assert len(seen["members"]) == 1 + 2 + 10

@@ -1,12 +1,12 @@
 """`rank-bases`: secret ranks, duels for rank papers, and raids on bases for parts of a book."""
 
 from server.rules import roster
-from server.rules.core import Ruleset
+from server.rules.core import Ruleset, Sight
 from server.rules.rank_bases.commands import COMMANDS
 from server.rules.rank_bases.decide import decide
 from server.rules.rank_bases.evolve import evolve, initial_state
 from server.rules.rank_bases.state import Config, RankBases
-from server.rules.rank_bases.view import view
+from server.rules.rank_bases.view import audience, private, shared, touched, view
 
 RULESET: Ruleset[RankBases] = Ruleset(
     id="rank-bases",
@@ -17,4 +17,5 @@ RULESET: Ruleset[RankBases] = Ruleset(
     decide=decide,
     evolve=evolve,
     view=view,
+    sight=Sight(audience=audience, shared=shared, private=private, touched=touched),
 )

@@ -4,73 +4,115 @@ A rank is secret: a player sees their own, a leader their team's, the organizer 
 duellist the opponent's rank in the last duel they fought (the papers were shown).
 """
 
-from server.rules.core import Json, Member
-from server.rules.rank_bases.state import Duel, Player, Raid, RankBases
+from server.rules.core import Event, Json, Member, mentioned
+from server.rules.rank_bases.state import Duel, Part, Player, Raid, RankBases
 from server.rules.roster import game_view, member_view
 
 OPEN_RAID = ("awaiting_defenders", "won")
 
 
 def view(state: RankBases, viewer: Member, now: int) -> Json:
-    members = state.roster.members
-    public: list[Json] = [
-        {
-            "player_id": p.player_id,
-            "name": members[p.player_id].name,
-            "code": members[p.player_id].code,
-            "team_id": p.team_id,
-        }
-        for p in state.players.values()
-    ]
+    return {**shared(state, audience(viewer), now), **private(state, viewer, now)}
+
+
+def audience(viewer: Member) -> str:
+    """A team's players share what hangs over their base; its leader sees the team too."""
+    if viewer.role in ("organizer", "spectator") or viewer.team is None:
+        return viewer.role if viewer.role in ("organizer", "spectator") else "public"
+    return f"{viewer.role}:{viewer.team}"
+
+
+def shared(state: RankBases, audience: str, now: int) -> Json:
     result: Json = {
         "game": game_view(state.roster),
         "scores": {team_id: base.score for team_id, base in state.bases.items()},
-        "trees": {team_id: [p.dump() for p in base.tree] for team_id, base in state.bases.items()},
-        "players": public,
+        "trees": {team_id: parts(base.tree) for team_id, base in state.bases.items()},
         "winners": winners(state),
     }
-    if viewer.role == "organizer":
-        for entry, each in zip(public, state.players.values(), strict=True):
-            entry.update(status(each))
-            entry["duel_id"] = each.duel_id
-            entry["raid_id"] = each.raid_id
-        result["me"] = {"player_id": viewer.player_id, "name": viewer.name, "role": viewer.role}
-        result["members"] = [member_view(m) for m in members.values()]
-        result["stashes"] = {t: [p.dump() for p in b.stash] for t, b in state.bases.items()}
-        result["piles"] = {t: [p.dump() for p in b.pile] for t, b in state.bases.items()}
-        result["duels"] = [
-            {"duel_id": d.duel_id, "challenger": d.players[0], "target": d.players[1]}
+    role, _, team = audience.partition(":")
+    if role == "organizer":
+        members = state.roster.members
+        result["players"] = {
+            p.player_id: {
+                "name": members[p.player_id].name,
+                "code": members[p.player_id].code,
+                "team_id": p.team_id,
+                **status(p),
+                "duel_id": p.duel_id,
+                "raid_id": p.raid_id,
+            }
+            for p in state.players.values()
+        }
+        result["members"] = {m.player_id: entry(m) for m in members.values()}
+        result["stashes"] = {t: parts(b.stash) for t, b in state.bases.items()}
+        result["piles"] = {
+            t: {p.paper_id: {"player_id": p.player_id, "team_id": p.team_id} for p in b.pile}
+            for t, b in state.bases.items()
+        }
+        result["duels"] = {
+            d.duel_id: {"challenger": d.players[0], "target": d.players[1]}
             for d in state.duels.values()
-        ]
-        result["raids"] = [
-            {**raid_view(r), "attacker": r.attacker, "order": list(r.order)}
+        }
+        result["raids"] = {
+            r.raid_id: {**raid_view(r), "attacker": r.attacker, "order": list(r.order)}
             for r in state.raids.values()
-        ]
-        return result
+        }
+    elif role in ("player", "leader") and team in state.bases:
+        result["incoming_raids"] = incoming(state, team)
+        if role == "leader":
+            members = state.roster.members
+            result["team"] = {
+                p.player_id: {"name": members[p.player_id].name, **status(p)}
+                for p in state.players.values()
+                if p.team_id == team
+            }
+            result["stash"] = parts(state.bases[team].stash)
+    return result
+
+
+def private(state: RankBases, viewer: Member, now: int) -> Json:
+    if viewer.role == "organizer":
+        return {"me": {"player_id": viewer.player_id, "name": viewer.name, "role": viewer.role}}
+    if viewer.role == "spectator":
+        return {}
     if viewer.role == "leader" and viewer.team in state.bases:
-        team = [p for p in state.players.values() if p.team_id == viewer.team]
-        result["me"] = {**member_view(viewer), "team_id": viewer.team}
-        result["team"] = [
-            {"player_id": p.player_id, "name": members[p.player_id].name, **status(p)} for p in team
-        ]
-        result["stash"] = [p.dump() for p in state.bases[viewer.team].stash]
-        result["incoming_raids"] = incoming(state, viewer.team)
-        return result
+        return {"me": {**member_view(viewer), "team_id": viewer.team}}
     player = state.players.get(viewer.player_id)
     if player is None:
-        if viewer.role != "spectator":
-            result["me"] = member_view(viewer)
-        return result
+        return {"me": member_view(viewer)}
     me = player.player_id
-    result["me"] = {**member_view(viewer), "team_id": player.team_id, **status(player)}
     duel = state.duels.get(player.duel_id) if player.duel_id else None
-    result["duel"] = None if duel is None else open_duel(state, duel, me)
     last = state.last_duels.get(me)
-    result["last_duel"] = None if last is None else last_duel(state, last, me)
     raid = state.raid_of(player)
-    result["raid"] = None if raid is None else raid_view(raid)
-    result["incoming_raids"] = incoming(state, player.team_id)
-    return result
+    return {
+        "me": {**member_view(viewer), "team_id": player.team_id, **status(player)},
+        "duel": None if duel is None else open_duel(state, duel, me),
+        "last_duel": None if last is None else last_duel(state, last, me),
+        "raid": None if raid is None else raid_view(raid),
+    }
+
+
+def touched(before: RankBases, events: list[Event]) -> set[str] | None:
+    """The players the events name, both players of a duel they name and the attacker of a raid
+    they name (a cancelled duel or raid names neither)."""
+    found = mentioned(before, events)
+    for event in events:
+        duel = before.duels.get(event.data.get("duel_id", ""))
+        if duel is not None:
+            found.update(duel.players)
+        raid = before.raids.get(event.data.get("raid_id", ""))
+        if raid is not None:
+            found.add(raid.attacker)
+    return found
+
+
+def parts(hanging: tuple[Part, ...]) -> Json:
+    return {p.part_id: {"team_id": p.team_id, "value": p.value} for p in hanging}
+
+
+def entry(member: Member) -> Json:
+    """A member as a keyed collection holds it: the key is the id."""
+    return {"name": member.name, "role": member.role, "team": member.team, "code": member.code}
 
 
 def winners(state: RankBases) -> list[str]:
@@ -124,15 +166,14 @@ def raid_view(raid: Raid) -> Json:
     }
 
 
-def incoming(state: RankBases, team_id: str) -> list[Json]:
-    """Raids on this base that are not over, oldest first."""
+def incoming(state: RankBases, team_id: str) -> Json:
+    """Raids on this base that are not over, by id (ids grow with the log: oldest first)."""
     members = state.roster.members
-    return [
-        {
-            "raid_id": r.raid_id,
+    return {
+        r.raid_id: {
             "attacker": {"player_id": r.attacker, "name": members[r.attacker].name},
             "state": r.state,
         }
         for r in state.raids.values()
         if r.team_id == team_id and r.state in OPEN_RAID
-    ]
+    }
