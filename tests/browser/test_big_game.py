@@ -18,6 +18,8 @@ from tests.browser.helpers import (
     duel,
     local,
     new_game,
+    new_rank_game,
+    server_view,
     shot,
 )
 
@@ -35,7 +37,8 @@ window.WebSocket = class extends NativeSocket {
     this.addEventListener("message", (event) => {
       const message = JSON.parse(event.data);
       window.__frames.push({ socket, at: performance.now(), type: message.type,
-        seq: message.seq ?? null, base: message.base ?? null, bytes: event.data.length });
+        seq: message.seq ?? null, base: message.base ?? null, bytes: event.data.length,
+        patchBytes: message.patch ? JSON.stringify(message.patch).length : null });
     });
   }
 };
@@ -254,3 +257,40 @@ async def test_names_come_from_the_directory_revalidated_with_a_304(
     await page.get_by_test_id("challenge-code").fill(game["players"]["Bob"]["code"])
     await expect(page.get_by_test_id("challenge-target")).to_contain_text("Bob")
     print("directory answers:", json.dumps(answers))
+
+
+async def test_rank_phones_fed_patches_hold_the_views_get_view_answers(
+    phone: Phone, api: AsyncClient, live_server: str
+) -> None:
+    game = await new_rank_game(api)
+    gid, people = game["gid"], game["people"]
+    pages: dict[str, Page] = {}
+    for key in ("red-leader", "red4", "board"):
+        context = await phone()
+        await context.add_init_script(FRAMES_RECORDER)
+        pages[key] = await context.new_page()
+        await pages[key].goto(local(people[key]["join_url"], live_server))
+    await expect(pages["red-leader"].get_by_test_id("leader")).to_be_visible()
+    await expect(pages["red4"].get_by_test_id("rank-player")).to_be_visible()
+    await expect(pages["board"].get_by_test_id("board")).to_be_visible()
+    for key, page in pages.items():
+        await same_as_server(page, api, gid, people[key]["token"])
+    first = {key: len(await frames(page)) for key, page in pages.items()}
+
+    # Red 4 takes Blue 2's paper in a duel, and the red base records it: 1 point.
+    red4, blue2 = people["red4"], people["blue2"]
+    await command(api, gid, red4["token"], {"type": "duel", "target": blue2["code"]})
+    duel_id = (await server_view(api, gid, blue2["token"]))["duel"]["duel_id"]
+    await command(api, gid, blue2["token"], {"type": "reveal", "duel_id": duel_id})
+    leader = people["red-leader"]["token"]
+    await command(api, gid, leader, {"type": "deliver", "player_id": red4["player_id"]})
+    await expect(pages["board"].get_by_test_id("score-red")).to_have_text("1")
+    await expect(pages["red-leader"].get_by_test_id("base-score")).to_have_text("1")
+    for key, page in pages.items():
+        await same_as_server(page, api, gid, people[key]["token"])
+        got = (await frames(page))[first[key] :]
+        assert got and all(f["type"] == "patch" for f in got), (key, got)
+    # The scoreboard saw only the score move: one small patch.
+    board = (await frames(pages["board"]))[first["board"] :]
+    print("scoreboard patches (bytes of the patch):", [f["patchBytes"] for f in board])
+    assert len(board) == 1 and board[0]["patchBytes"] < 200, board
