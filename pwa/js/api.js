@@ -13,8 +13,10 @@ export class ApiError extends Error {
 
 const TIMEOUT_MS = 15000; // a dead spot can hold a request for minutes: give up and retry later
 
-async function request(method, path, { token, body } = {}) {
+// The response and its JSON (null when empty); a status outside 2xx and 304 throws.
+async function exchange(method, path, { token, body, etag } = {}) {
   const headers = { Accept: "application/json" };
+  if (etag) headers["If-None-Match"] = etag;
   if (token) headers.Authorization = `Bearer ${token}`;
   if (body !== undefined) headers["Content-Type"] = "application/json";
   const abort = new AbortController();
@@ -37,10 +39,14 @@ async function request(method, path, { token, body } = {}) {
   try {
     data = await response.json();
   } catch { /* empty or not JSON */ }
-  if (!response.ok) {
+  if (!response.ok && response.status !== 304) {
     throw new ApiError(response.status, data?.error?.code ?? `http_${response.status}`, data?.error?.message ?? response.statusText);
   }
-  return data;
+  return { response, data };
+}
+
+async function request(method, path, options) {
+  return (await exchange(method, path, options)).data;
 }
 
 const game = (gid) => `/api/games/${encodeURIComponent(gid)}`;
@@ -54,5 +60,11 @@ export const api = {
   view: (gid, token) => request("GET", `${game(gid)}/view`, { token }),
   command: (gid, token, commandId, command) =>
     request("POST", `${game(gid)}/commands`, { token, body: { command_id: commandId, ...command } }),
+  // The directory: {players} and its ETag, or {notModified: true} when `etag` is still current.
+  directory: async (gid, token, etag = null) => {
+    const { response, data } = await exchange("GET", `${game(gid)}/players`, { token, etag });
+    if (response.status === 304) return { notModified: true, etag };
+    return { players: data?.players ?? {}, etag: response.headers.get("ETag") };
+  },
   events: (gid, token, after = 0) => request("GET", `${game(gid)}/events?after=${after}`, { token }),
 };

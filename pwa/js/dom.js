@@ -1,6 +1,8 @@
 // A tiny DOM builder: h("button", {class: "primary", testid: "x", onclick}, "text", child, [more]),
 // and mount(), which patches the page to match a freshly built tree instead of replacing it, so a
 // re-render (a view pushed mid-tap) keeps the pressed button, the focused field and the scroll.
+// keyed() is a long list (a console's 1,000 players) whose rows are built and patched only when
+// their data changed: a render costs what changed, not the length of the list.
 
 const HANDLERS = [
   "onclick", "oninput", "onchange", "onsubmit", "ontoggle",
@@ -31,8 +33,46 @@ export function append(el, children) {
   return el;
 }
 
+// keyed("div", attrs, [{key, data, render}]): each row is render()ed only when it is new or its
+// data (compared as JSON) differs from what its element was last drawn from.
+export function keyed(tag, attrs, items) {
+  const el = h(tag, { ...attrs, "data-keyed": "" });
+  el.keyedItems = items;
+  return el;
+}
+
 export function mount(root, node) {
   patchChildren(root, [node]);
+}
+
+// A new subtree going into the page: its keyed lists get their rows first.
+function filled(node) {
+  if (node.nodeType !== Node.ELEMENT_NODE) return node;
+  for (const el of [node, ...node.querySelectorAll("[data-keyed]")]) if (el.keyedItems) patchKeyed(el, el.keyedItems);
+  return node;
+}
+
+function patchKeyed(parent, items) {
+  const byKey = new Map([...parent.children].map((row) => [row.dataset.key, row]));
+  let cursor = parent.firstChild;
+  for (const { key, data, render } of items) {
+    const json = JSON.stringify(data);
+    let row = byKey.get(key);
+    if (!row || row.keyedJson !== json) {
+      const next = render();
+      next.dataset.key = key;
+      if (row && same(row, next)) patch(row, next);
+      else row = next;
+      row.keyedJson = json;
+    }
+    if (row === cursor) cursor = cursor.nextSibling;
+    else parent.insertBefore(row, cursor);
+  }
+  while (cursor) {
+    const extra = cursor;
+    cursor = cursor.nextSibling;
+    extra.remove();
+  }
 }
 
 function same(a, b) {
@@ -44,9 +84,9 @@ function patchChildren(parent, wanted) {
   const current = [...parent.childNodes];
   wanted.forEach((next, i) => {
     const old = current[i];
-    if (!old) parent.appendChild(next);
+    if (!old) parent.appendChild(filled(next));
     else if (same(old, next)) patch(old, next);
-    else parent.replaceChild(next, old);
+    else parent.replaceChild(filled(next), old);
   });
   for (const extra of current.slice(wanted.length)) extra.remove();
 }
@@ -59,7 +99,8 @@ function patch(old, next) {
   for (const attr of [...old.attributes]) if (!next.hasAttribute(attr.name)) old.removeAttribute(attr.name);
   for (const attr of [...next.attributes]) if (old.getAttribute(attr.name) !== attr.value) old.setAttribute(attr.name, attr.value);
   for (const name of HANDLERS) if (old[name] !== next[name]) old[name] = next[name];
-  patchChildren(old, [...next.childNodes]);
+  if (next.keyedItems) patchKeyed(old, next.keyedItems);
+  else patchChildren(old, [...next.childNodes]);
   if (old.type === "checkbox") old.checked = next.checked;
   else if ("value" in old && old.nodeName !== "BUTTON" && old.nodeName !== "LI" && old.value !== next.value) old.value = next.value;
 }

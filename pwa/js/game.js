@@ -1,7 +1,9 @@
 // The live state of one joined game: its last view, the socket, and the outbox drained into it.
 import { api, ApiError } from "./api.js";
 import * as clock from "./clock.js";
+import { Directory } from "./directory.js";
 import * as outbox from "./outbox.js";
+import { mergePatch } from "./patch.js";
 import { cachedView, cacheView, saveSession } from "./session.js";
 import { GameSocket } from "./socket.js";
 
@@ -29,6 +31,7 @@ export class Game extends EventTarget {
     this.fatal = null;         // {code, message} when the token or game is refused
     this.connection = "closed";
     this.draining = false;
+    this.directory = new Directory(session.game_id, session.token, () => this.changed());
   }
 
   get gameId() {
@@ -49,7 +52,8 @@ export class Game extends EventTarget {
       onView: (message) => {
         clock.seen(message.server_time);
         if (!clock.hasSamples()) clock.sample(Date.now(), Date.now(), message.server_time, { rough: true });
-        this.applyView(message);
+        if (message.type === "patch") this.applyPatch(message);
+        else this.applyView(message);
       },
       onStatus: (status) => {
         this.connection = status;
@@ -92,6 +96,19 @@ export class Game extends EventTarget {
     this.dispatchEvent(new Event("change"));
   }
 
+  // A patch turns the view at `base` into the one at `seq`. One that does not start from the held
+  // view (a message was lost, or GET /view moved ahead) cannot be applied: the socket starts over
+  // with after=<held seq> and gets a whole view. One already covered by the held view is dropped.
+  applyPatch(message) {
+    if (message.seq <= this.seq) return;
+    if (message.base !== this.seq || !this.view) {
+      this.socket.resync();
+      return;
+    }
+    this.applyView({ ...message, view: mergePatch(this.view, message.patch) });
+  }
+
+  // A whole view (from the socket, GET /view or the cache) replaces the held one.
   applyView(message, { store = true } = {}) {
     if (!message?.view || message.seq < this.seq) return;
     this.seq = message.seq;
@@ -99,7 +116,7 @@ export class Game extends EventTarget {
     this.serverTime = message.server_time;
     for (const [id, done] of this.answered) if (done.seq <= this.seq) this.answered.delete(id);
     if (store) {
-      cacheView(this.token, message);
+      cacheView(this.token, { seq: message.seq, server_time: message.server_time, view: message.view });
       const me = message.view.me || {};
       saveSession({ game_id: this.gameId, token: this.token, game_name: message.view.game?.name, player_name: me.name, role: me.role });
     }

@@ -70,7 +70,7 @@ export function duelOutcome(a, b) {
 // paper 1; a foreign part 2 × its value, the most valuable first part of a team not yet in the
 // stash goes to the stash, every other part (and a home part, 0 points) to the home tree.
 export function deliveryPreview(carrying, homeTeam, stash) {
-  const inStash = new Set((stash || []).map((part) => part.team_id));
+  const inStash = new Set(Object.values(stash || {}).map((part) => part.team_id));
   const parts = [...(carrying?.parts || [])].sort((a, b) => b.value - a.value).map((part) => {
     if (part.team_id === homeTeam) return { part, points: 0, to: "tree" };
     const to = inStash.has(part.team_id) ? "tree" : "stash";
@@ -96,7 +96,7 @@ export function setupProblems(players, leaders) {
   const problems = [];
   const count = players.length;
   if (count < 5 || count > 6) problems.push(["setup.count", { count }]);
-  const unranked = players.filter((p) => p.rank === null || p.rank === undefined).length;
+  const unranked = players.filter((p) => p.rank == null).length;
   if (unranked) problems.push(["setup.unranked", { count: unranked }]);
   if (count >= 5 && count <= 6 && !unranked) {
     const ranks = players.map((p) => p.rank).sort().join(",");

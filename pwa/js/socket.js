@@ -1,5 +1,6 @@
 // One WebSocket to a game: reconnects with exponential backoff and jitter, resumes with
-// after=<last seq>, pings for the clock offset and to notice a dead connection.
+// after=<last seq>, pings for the clock offset and to notice a dead connection. Views and
+// patches go to onView; resync() starts over with after=<held seq> for a whole view.
 import * as clock from "./clock.js";
 
 const PING_EVERY_MS = 15000;
@@ -141,8 +142,16 @@ export class GameSocket {
     });
   }
 
+  // A patch that does not fit the held view: reconnect at once, asking for a whole view.
+  resync() {
+    if (this.stopped) return;
+    this.drop();
+    this.attempts = 0;
+    this.connect();
+  }
+
   receive(message) {
-    if (message.type === "view") {
+    if (message.type === "view" || message.type === "patch") {
       this.onView(message);
     } else if (message.type === "pong") {
       if (this.pingSentAt !== null) clock.sample(this.pingSentAt, Date.now(), message.server_time);

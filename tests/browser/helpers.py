@@ -137,10 +137,9 @@ async def stun_in_duel(
     """In the game's first duel `winner` picks the stun card and `loser` the wound card."""
     gid = game["gid"]
     view = await server_view(api, gid, game["org"])
-    duel = view["duels"][0]["duel_id"]
-    cards = {
-        p["player_id"]: {c["title"]: c["card_id"] for c in p["cards"]} for p in view["players"]
-    }
+    duel = next(iter(view["duels"]))
+    players = view["players"].items()
+    cards = {pid: {c["title"]: c["card_id"] for c in p["cards"]} for pid, p in players}
     for name, title in ((winner, STUN_CARD), (loser, WOUND_CARD)):
         player = game["players"][name]
         await command(
@@ -161,13 +160,13 @@ async def duel(api: httpx.AsyncClient, game: dict[str, Any], picks: dict[str, st
     await command(api, gid, players[first]["token"], challenge)
     view = await server_view(api, gid, game["org"])
     duel_id = next(
-        d["duel_id"] for d in view["duels"] if players[first]["player_id"] in d["players"]
+        did for did, d in view["duels"].items() if players[first]["player_id"] in d["players"]
     )
     for name, title in picks.items():
         if title is None:
             continue
-        cards = next(p for p in view["players"] if p["player_id"] == players[name]["player_id"])
-        card = next(c["card_id"] for c in cards["cards"] if c["title"] == title)
+        cards = view["players"][players[name]["player_id"]]["cards"]
+        card = next(c["card_id"] for c in cards if c["title"] == title)
         pick = {"type": "pick", "duel_id": duel_id, "card_id": card}
         await command(api, gid, players[name]["token"], pick)
 

@@ -39,10 +39,10 @@ async def test_grant_revive_and_cancel(phone: Phone, api: AsyncClient, live_serv
         api, gid, alice["token"], {"type": "challenge", "target": bob["code"], "ranged": False}
     )
     view = await server_view(api, gid, org)
-    duel = view["duels"][0]["duel_id"]
-    row = next(p for p in view["players"] if p["player_id"] == alice["player_id"])
+    duel = next(iter(view["duels"]))
+    row = view["players"][alice["player_id"]]
     scythe = next(c["card_id"] for c in row["cards"] if c["title"] == "Kosa Smrti")
-    bob_row = next(p for p in view["players"] if p["player_id"] == bob["player_id"])
+    bob_row = view["players"][bob["player_id"]]
     await command(api, gid, alice["token"], {"type": "pick", "duel_id": duel, "card_id": scythe})
     await command(
         api,

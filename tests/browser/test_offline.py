@@ -118,7 +118,7 @@ async def duel_id(api: AsyncClient, game: dict[str, Any]) -> str:
     answer = await api.get(
         f"/api/games/{game['gid']}/view", headers={"Authorization": f"Bearer {game['org']}"}
     )
-    duel: str = answer.json()["view"]["duels"][0]["duel_id"]
+    duel: str = next(iter(answer.json()["view"]["duels"]))
     return duel
 
 

@@ -2,6 +2,7 @@
 // screens depend on the phone's clock and on sending commands, so the replay draws its own
 // summary: players with their state at that moment, duels with both revealed cards, scores,
 // trees, raids; for other rulesets the combatants, and the whole view as JSON on request.
+// Views carry no roster: other players' names come from the log's members (the index).
 import { h } from "../dom.js";
 import { t } from "../i18n.js";
 import { cardView } from "../views/common.js";
@@ -18,11 +19,12 @@ function until(iso, at) {
   return t("replay.until", { time: clock(end), left: `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}` });
 }
 
-export function viewSummary(view, at, ui) {
+// `members`: {player_id: {name, role, team, code}} of the log.
+export function viewSummary(view, at, ui, members = {}) {
   if (!view) return null;
   const ruleset = view.game?.ruleset;
-  const parts = ruleset === "card-duel" ? cardDuel(view, at)
-    : ruleset === "rank-bases" ? rankBases(view)
+  const parts = ruleset === "card-duel" ? cardDuel(view, at, members || {})
+    : ruleset === "rank-bases" ? rankBases(view, members || {})
     : ruleset === "dice-combat" ? diceCombat(view)
     : ruleset === "stamina-deck" ? staminaDeck(view)
     : [];
@@ -55,7 +57,7 @@ function stateChips(p, at) {
 
 function nameIn(view, pid) {
   if (pid === view.me?.player_id) return view.me.name;
-  return (view.players || []).find((p) => p.player_id === pid)?.name
+  return view.players?.[pid]?.name
     ?? (view.duel?.opponent?.player_id === pid ? view.duel.opponent.name : null)
     ?? (view.last_duel?.opponent?.player_id === pid ? view.last_duel.opponent.name : null)
     ?? pid;
@@ -77,14 +79,14 @@ function roundBlock(view, round, order) {
     h("div", { class: "verdict" }, verdict));
 }
 
-function cardDuel(view, at) {
+function cardDuel(view, at, members) {
   const me = view.me;
-  if (me && Array.isArray(me.cards)) return cardDuelPlayer(view, at);
+  if (me && Array.isArray(me.cards)) return cardDuelPlayer(view, at, members);
   if (me?.role === "organizer") return cardDuelOrganizer(view, at);
-  return [publicPlayers(view)];
+  return [publicPlayers(members)];
 }
 
-function cardDuelPlayer(view, at) {
+function cardDuelPlayer(view, at, members) {
   const { me, duel, last_duel: last } = view;
   const picked = duel?.my_pick ? me.cards.find((c) => c.card_id === duel.my_pick) : null;
   const open = duel && !(duel.rounds || []).some((r) => r.winners?.length);
@@ -112,7 +114,7 @@ function cardDuelPlayer(view, at) {
     h("section", {},
       h("h3", {}, t("cards.title", { count: me.cards.length })),
       h("div", { class: "card-list replay-cards" }, me.cards.map((card) => cardView(card)))),
-    publicPlayers(view, me.player_id),
+    publicPlayers(members, me.player_id),
   ];
 }
 
@@ -122,17 +124,19 @@ function cardTitle(p, cardId) {
 }
 
 function cardDuelOrganizer(view, at) {
-  const byId = Object.fromEntries((view.players || []).map((p) => [p.player_id, p]));
+  const byId = view.players || {};
+  const duels = rows(view.duels, "duel_id");
+  const players = rows(view.players, "player_id");
   return [
-    (view.duels || []).length > 0 && h("section", { class: "replay-duels" },
-      h("h3", {}, t("duels.title", { count: view.duels.length })),
-      h("ul", { class: "plain" }, view.duels.map((duel) => h("li", {},
+    duels.length > 0 && h("section", { class: "replay-duels" },
+      h("h3", {}, t("duels.title", { count: duels.length })),
+      h("ul", { class: "plain" }, duels.map((duel) => h("li", {},
         duel.players.map((pid, i) => [i ? " × " : "", h("strong", {}, byId[pid]?.name ?? pid), " ",
           duel.picks?.[pid] ? h("span", { class: "chip ok" }, cardTitle(byId[pid], duel.picks[pid])) : h("span", { class: "chip wait" }, "…")]),
         " ", h("span", { class: "chip" }, t("reveal.round", { round: duel.round })))))),
     h("section", { class: "replay-players" },
-      h("h3", {}, t("players.title", { count: (view.players || []).length })),
-      (view.players || []).map((p) => h("div", { class: `replay-prow ${p.alive === false ? "is-dead" : ""}` },
+      h("h3", {}, t("players.title", { count: players.length })),
+      players.map((p) => h("div", { class: `replay-prow ${p.alive === false ? "is-dead" : ""}` },
         h("div", { class: "replay-name" }, h("strong", {}, p.name), " ", h("span", { class: "code-small" }, p.code)),
         stateChips(p, at),
         h("div", { class: "card-chips" }, (p.cards || []).map((c) => h("span", { class: `card-chip kind-${c.kind}` },
@@ -140,19 +144,23 @@ function cardDuelOrganizer(view, at) {
   ];
 }
 
-function publicPlayers(view, except = null) {
-  const list = (view.players || []).filter((p) => p.player_id !== except);
+// The game's players (from the log), but `except`.
+function playersOf(members, except = null) {
+  return Object.entries(members).filter(([id, m]) => id !== except && m.role === "player")
+    .map(([id, m]) => ({ ...m, player_id: id }));
+}
+
+function publicPlayers(members, except = null) {
+  const list = playersOf(members, except);
   if (!list.length) return null;
   return h("section", { class: "replay-players" },
     h("h3", {}, t("players.title", { count: list.length })),
-    h("ul", { class: "plain" }, list.map((p) => h("li", {},
-      h("span", { class: "code-small" }, p.code), " ", p.name,
-      p.challengeable === false ? h("span", { class: "muted" }, ` (${t("players.unavailable")})`) : null))));
+    h("ul", { class: "plain" }, list.map((p) => h("li", {}, h("span", { class: "code-small" }, p.code), " ", p.name))));
 }
 
 // ---- rank-bases ----
 
-function rankBases(view) {
+function rankBases(view, members) {
   const role = view.me?.role;
   return [
     scoresStrip(view),
@@ -162,7 +170,7 @@ function rankBases(view) {
     role === "leader" && rankLeader(view),
     role === "organizer" && rankOrganizer(view),
     trees(view),
-    role !== "organizer" && role !== "leader" && rankPublic(view),
+    role !== "organizer" && role !== "leader" && rankPublic(view, members),
   ];
 }
 
@@ -173,10 +181,10 @@ function trees(view) {
     h("h3", {}, t("replay.trees")),
     list.map((team) => h("div", { class: "replay-tree" },
       h("div", { class: "replay-tree-line" }, teamBadge(view, team.team_id), partsList(view, view.trees?.[team.team_id], team.team_id, "–")),
-      view.stashes?.[team.team_id]?.length > 0 && h("div", { class: "replay-tree-line hint" },
+      count(view.stashes?.[team.team_id]) > 0 && h("div", { class: "replay-tree-line hint" },
         t("replay.stash"), partsList(view, view.stashes[team.team_id], team.team_id, "–")),
-      view.piles?.[team.team_id]?.length > 0 && h("div", { class: "replay-tree-line hint" },
-        t("replay.pile", { count: view.piles[team.team_id].length })))));
+      count(view.piles?.[team.team_id]) > 0 && h("div", { class: "replay-tree-line hint" },
+        t("replay.pile", { count: count(view.piles[team.team_id]) })))));
 }
 
 function paperChip(has) {
@@ -211,7 +219,7 @@ function rankPlayer(view) {
 }
 
 function incoming(view) {
-  const list = view.incoming_raids || [];
+  const list = rows(view.incoming_raids, "raid_id");
   if (!list.length) return null;
   return h("section", { class: "replay-raid" },
     h("h3", {}, t("replay.incoming")),
@@ -225,7 +233,7 @@ function rankLeader(view) {
       h("div", {}, t("replay.stash"), " ", partsList(view, view.stash, view.me.team_id, "–"))),
     h("section", { class: "replay-players" },
       h("h3", {}, t("replay.team")),
-      (view.team || []).map((p) => rankRow(view, p))),
+      rows(view.team, "player_id").map((p) => rankRow(view, p))),
     incoming(view),
   ];
 }
@@ -242,15 +250,18 @@ function rankRow(view, p) {
 }
 
 function rankOrganizer(view) {
-  const byTeam = teams(view).map((team) => [team, (view.players || []).filter((p) => p.team_id === team.team_id)]);
-  const name = (pid) => (view.players || []).find((p) => p.player_id === pid)?.name ?? pid;
+  const players = rows(view.players, "player_id");
+  const byTeam = teams(view).map((team) => [team, players.filter((p) => p.team_id === team.team_id)]);
+  const name = (pid) => view.players?.[pid]?.name ?? pid;
+  const duels = rows(view.duels, "duel_id");
+  const raids = rows(view.raids, "raid_id");
   return [
-    (view.duels || []).length > 0 && h("section", {},
-      h("h3", {}, t("duels.title", { count: view.duels.length })),
-      h("ul", { class: "plain" }, view.duels.map((d) => h("li", {}, name(d.challenger), " × ", name(d.target))))),
-    (view.raids || []).length > 0 && h("section", {},
+    duels.length > 0 && h("section", {},
+      h("h3", {}, t("duels.title", { count: duels.length })),
+      h("ul", { class: "plain" }, duels.map((d) => h("li", {}, name(d.challenger), " × ", name(d.target))))),
+    raids.length > 0 && h("section", {},
       h("h3", {}, t("replay.raids")),
-      h("ul", { class: "plain" }, view.raids.slice(-8).map((r) => h("li", {},
+      h("ul", { class: "plain" }, raids.slice(-8).map((r) => h("li", {},
         name(r.attacker), " → ", teamBadge(view, r.team_id), " ", h("span", { class: "chip" }, t(`replay.raid_state.${r.state}`)),
         r.part ? [" ", partsList(view, [r.part], null, "")] : null)))),
     byTeam.map(([team, players]) => h("section", { class: "replay-players", style: `--team: ${teamColor(view, team.team_id)}` },
@@ -259,12 +270,13 @@ function rankOrganizer(view) {
   ];
 }
 
-function rankPublic(view) {
+function rankPublic(view, members) {
+  const players = playersOf(members);
   return h("section", { class: "replay-players" },
-    h("h3", {}, t("players.title", { count: (view.players || []).length })),
+    h("h3", {}, t("players.title", { count: players.length })),
     teams(view).map((team) => h("div", { class: "replay-tree" },
       h("div", { class: "replay-tree-line" }, teamBadge(view, team.team_id)),
-      h("div", {}, (view.players || []).filter((p) => p.team_id === team.team_id).map((p) => p.name).join(", ")))));
+      h("div", {}, players.filter((p) => p.team === team.team_id).map((p) => p.name).join(", ")))));
 }
 
 // ---- dice-combat and stamina-deck: the combatants, the round ----

@@ -5,6 +5,7 @@ import { getLang, t } from "../i18n.js";
 import { serverNow } from "../clock.js";
 import { observe, rebuild, scoreHistory } from "../scores.js";
 import { teamColor, teamName, teams } from "../ranks.js";
+import { rows } from "../keyed.js";
 import { statusBanners } from "./rank_common.js";
 
 const W = 640;
@@ -48,7 +49,7 @@ export function boardScreen(app, game) {
 
 function scoreTile(view, team, place) {
   const id = team.team_id;
-  const tree = view.trees?.[id] || [];
+  const tree = rows(view.trees?.[id], "part_id");
   const winner = (view.winners || []).includes(id);
   return h("div", { class: `score-tile ${winner ? "winner" : ""}`, testid: `team-tile-${id}`, style: `--team: ${teamColor(view, id)}` },
     h("span", { class: "place" }, place + 1),

@@ -127,10 +127,44 @@ export function seedSection(view) {
 
 export const CODE_PATTERN = /^[A-Z0-9]{4}$/;
 
-// The player whose code has been typed (or none).
-export function typedPlayer(view, raw) {
-  const typed = (raw || "").trim().toUpperCase();
-  return view.players.find((p) => p.code === typed);
+// The member whose code has been typed (or none), from the game's directory.
+export function typedPlayer(game, raw) {
+  return game.directory.byCode(raw);
+}
+
+// The other players, from the game's directory; listed only while open (a game may have 1,000).
+export function playersList(app, game, { extra = () => null } = {}) {
+  const me = game.view.me?.player_id;
+  const others = Object.entries(game.directory.all()).filter(([id, m]) => id !== me && m.role === "player");
+  if (!others.length) return null;
+  const open = Boolean(app.ui.playersOpen);
+  return h("details", {
+    class: "players-list", testid: "players-list", open,
+    ontoggle: (e) => { if (e.target.open !== open) app.set({ playersOpen: e.target.open }); },
+  },
+  h("summary", {}, t("players.title", { count: others.length })),
+  open && h("ul", {}, others.map(([, m]) => h("li", {}, h("span", { class: "code-small" }, m.code), " ", m.name, extra(m)))));
+}
+
+// A console's search over a long list of players: by name (any case, with or without accents)
+// or by code. `ui.playerFilter` keeps what is typed.
+const folded = (text) => String(text ?? "").normalize("NFD").replace(/[\u0300-\u036f]/g, "").toLowerCase();
+
+export function matchesFilter(filter, name, code) {
+  const wanted = folded(filter).trim();
+  return !wanted || folded(name).includes(wanted) || folded(code).startsWith(wanted);
+}
+
+export function playerFilter(app, { count, shown }) {
+  const filter = app.ui.playerFilter || "";
+  return h("div", { class: "player-filter" },
+    h("input", {
+      type: "search", testid: "player-filter", value: filter, placeholder: t("players.filter"),
+      "aria-label": t("players.filter"), autocomplete: "off", spellcheck: "false",
+      oninput: (e) => app.set({ playerFilter: e.target.value }),
+    }),
+    filter.trim() && h("span", { class: "hint", testid: "player-filter-count" },
+      shown ? t("players.filter_shown", { shown, count }) : t("players.filter_none", { filter: filter.trim() })));
 }
 
 // Naming an opponent by their 4-character code, typed or scanned from their QR (card-duel's

@@ -1,9 +1,10 @@
 // The organizer's console: the game, adding players, active duels and the live table of players.
-import { h } from "../dom.js";
-import { t } from "../i18n.js";
+import { h, keyed } from "../dom.js";
+import { getLang, t } from "../i18n.js";
 import { formatLeft, inForce } from "../clock.js";
 import { countdown } from "../countdown.js";
-import { addMembers, gameControls, membersList, seedSection } from "./common.js";
+import { count, rows } from "../keyed.js";
+import { addMembers, gameControls, matchesFilter, membersList, playerFilter, seedSection } from "./common.js";
 
 const KINDS = ["stun", "wound", "escape", "death"];
 const ROLES = ["player", "organizer", "spectator"];
@@ -81,12 +82,12 @@ function addPlayers(app, game) {
 }
 
 function nameOf(view, playerId) {
-  return (view.members || view.players).find((p) => p.player_id === playerId)?.name ?? playerId;
+  return view.members?.[playerId]?.name ?? view.players?.[playerId]?.name ?? playerId;
 }
 
 // Active duels; one whose pick deadline has passed has ended by itself.
 function activeDuels(view) {
-  return (view.duels || []).filter((d) => !d.deadline || inForce(d.deadline));
+  return rows(view.duels, "duel_id").filter((d) => !d.deadline || inForce(d.deadline));
 }
 
 function duels(app, game) {
@@ -95,21 +96,33 @@ function duels(app, game) {
   if (!list.length) return null;
   return h("section", { class: "duels" },
     h("h2", {}, t("duels.title", { count: list.length })),
-    list.map((duel) => h("div", { class: "duel-row", testid: `duel-row-${duel.duel_id}` },
-      h("div", { class: "duel-names" },
-        duel.players.map((pid, i) => [i ? " × " : "", h("strong", {}, nameOf(view, pid)),
-          h("span", { class: duel.picks?.[pid] ? "pickmark done" : "pickmark" }, duel.picks?.[pid] ? " ✓" : " …")])),
-      h("div", { class: "duel-info" },
-        h("span", { class: "chip" }, t("duels.round", { round: duel.round })),
-        duel.ranged && h("span", { class: "chip" }, t("duel.ranged")),
-        duel.deadline && inForce(duel.deadline) && h("span", { class: "chip" }, countdown(duel.deadline))),
-      h("button", {
-        class: "secondary", testid: `cancel-duel-${duel.duel_id}`,
-        disabled: game.inFlight().some((c) => c.type === "cancel_duel" && c.duel_id === duel.duel_id),
-        onclick: () => game.send({ type: "cancel_duel", duel_id: duel.duel_id }),
-      }, t("duels.cancel")))));
+    keyed("div", { class: "duel-list" }, list.map((duel) => ({
+      key: duel.duel_id,
+      data: [duel, duel.players.map((pid) => nameOf(view, pid)), getLang(),
+        game.inFlight().some((c) => c.type === "cancel_duel" && c.duel_id === duel.duel_id)],
+      render: () => duelRow(game, duel),
+    }))));
 }
 
+function duelRow(game, duel) {
+  const view = game.view;
+  return h("div", { class: "duel-row", testid: `duel-row-${duel.duel_id}` },
+    h("div", { class: "duel-names" },
+      duel.players.map((pid, i) => [i ? " × " : "", h("strong", {}, nameOf(view, pid)),
+        h("span", { class: duel.picks?.[pid] ? "pickmark done" : "pickmark" }, duel.picks?.[pid] ? " ✓" : " …")])),
+    h("div", { class: "duel-info" },
+      h("span", { class: "chip" }, t("duels.round", { round: duel.round })),
+      duel.ranged && h("span", { class: "chip" }, t("duel.ranged")),
+      duel.deadline && inForce(duel.deadline) && h("span", { class: "chip" }, countdown(duel.deadline))),
+    h("button", {
+      class: "secondary", testid: `cancel-duel-${duel.duel_id}`,
+      disabled: game.inFlight().some((c) => c.type === "cancel_duel" && c.duel_id === duel.duel_id),
+      onclick: () => game.send({ type: "cancel_duel", duel_id: duel.duel_id }),
+    }, t("duels.cancel")));
+}
+
+// The live table: one row per player, each drawn again only when what it shows changed (a game
+// of 1,000 players redraws one row per change, not the table); a search by name or code.
 function playersTable(app, game) {
   const view = game.view;
   const ui = app.ui;
@@ -117,32 +130,48 @@ function playersTable(app, game) {
   for (const duel of activeDuels(view)) {
     for (const pid of duel.players) duelOf.set(pid, duel.players.find((other) => other !== pid));
   }
+  const all = rows(view.players, "player_id");
+  const shown = all.filter((p) => matchesFilter(ui.playerFilter, p.name, p.code));
+  const pending = new Map(); // player_id -> the types of commands for them still on the way
+  for (const c of game.inFlight()) if (c.player_id) pending.set(c.player_id, [...(pending.get(c.player_id) || []), c.type]);
   return h("section", { class: "players-table" },
-    h("h2", {}, t("players.title", { count: view.players.length })),
-    !view.players.length && h("p", { class: "hint" }, t("players.none")),
-    view.players.map((p) => {
-      const open = ui.openRow === p.player_id;
+    h("h2", {}, t("players.title", { count: count(view.players) })),
+    !all.length && h("p", { class: "hint" }, t("players.none")),
+    all.length > 0 && playerFilter(app, { count: all.length, shown: shown.length }),
+    keyed("div", { class: "player-rows", testid: "player-rows" }, shown.map((p) => {
       const opponent = duelOf.get(p.player_id);
-      return h("div", { class: `prow ${p.alive ? "" : "is-dead"}`, testid: `player-row-${p.player_id}` },
-        h("button", {
-          class: "prow-head", testid: `player-open-${p.player_id}`, "aria-expanded": String(open),
-          onclick: () => app.set({ openRow: open ? null : p.player_id }),
-        },
-        h("span", { class: "pname" }, p.name),
-        h("span", { class: "code-small" }, p.code),
-        h("span", { class: "chips" },
-          p.alive ? null : h("span", { class: "chip dead", testid: `org-dead-${p.player_id}` }, t("state.dead")),
-          p.wounded ? h("span", { class: "chip wound", testid: `org-wounded-${p.player_id}` }, t("state.wounded")) : null,
-          inForce(p.stunned_until) && h("span", { class: "chip stun" }, t("state.stunned"), " ",
-            countdown(p.stunned_until, { testid: `org-stun-${p.player_id}` })),
-          inForce(p.immune_until) && h("span", { class: "chip immune" }, t("state.immune"), " ",
-            countdown(p.immune_until, { testid: `org-immune-${p.player_id}` })),
-          opponent && h("span", { class: "chip duel", testid: `org-duel-${p.player_id}` }, t("state.in_duel", { name: nameOf(view, opponent) })),
-          (p.items || []).includes("crossbow") && h("span", { class: "chip" }, t("item.crossbow")),
-          p.alive && !p.wounded && !opponent && !inForce(p.stunned_until) && !inForce(p.immune_until)
-            && h("span", { class: "chip ok" }, t("state.ok")))),
-        open && playerDetail(app, game, p));
-    }));
+      const row = {
+        p, lang: getLang(),
+        open: ui.openRow === p.player_id,
+        grant: ui.grantFor === p.player_id,
+        opponent: opponent && nameOf(view, opponent),
+        stunned: inForce(p.stunned_until),
+        immune: inForce(p.immune_until),
+        sending: pending.get(p.player_id) ?? [],
+      };
+      return { key: p.player_id, data: row, render: () => playerRow(app, game, row) };
+    })));
+}
+
+function playerRow(app, game, { p, open, opponent, stunned, immune }) {
+  return h("div", { class: `prow ${p.alive ? "" : "is-dead"}`, testid: `player-row-${p.player_id}` },
+    h("button", {
+      class: "prow-head", testid: `player-open-${p.player_id}`, "aria-expanded": String(open),
+      onclick: () => app.set({ openRow: open ? null : p.player_id }),
+    },
+    h("span", { class: "pname" }, p.name),
+    h("span", { class: "code-small" }, p.code),
+    h("span", { class: "chips" },
+      p.alive ? null : h("span", { class: "chip dead", testid: `org-dead-${p.player_id}` }, t("state.dead")),
+      p.wounded ? h("span", { class: "chip wound", testid: `org-wounded-${p.player_id}` }, t("state.wounded")) : null,
+      stunned && h("span", { class: "chip stun" }, t("state.stunned"), " ",
+        countdown(p.stunned_until, { testid: `org-stun-${p.player_id}` })),
+      immune && h("span", { class: "chip immune" }, t("state.immune"), " ",
+        countdown(p.immune_until, { testid: `org-immune-${p.player_id}` })),
+      opponent && h("span", { class: "chip duel", testid: `org-duel-${p.player_id}` }, t("state.in_duel", { name: opponent })),
+      (p.items || []).includes("crossbow") && h("span", { class: "chip" }, t("item.crossbow")),
+      p.alive && !p.wounded && !opponent && !stunned && !immune && h("span", { class: "chip ok" }, t("state.ok")))),
+    open && playerDetail(app, game, p));
 }
 
 function playerDetail(app, game, p) {

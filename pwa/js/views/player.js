@@ -7,7 +7,7 @@ import { countdown } from "../countdown.js";
 import { reason } from "../duel.js";
 import { qrSvg } from "../qr.js";
 import { markRevealSeen, seenReveal } from "../session.js";
-import { cardFace, cardView, codeForm, sendCode, sending, typedPlayer } from "./common.js";
+import { cardFace, cardView, codeForm, playersList, sendCode, sending, typedPlayer } from "./common.js";
 import { scanner, stopScan } from "./scanner.js";
 
 // What the player's phone asks the wake lock for: a duel or a countdown on screen.
@@ -76,15 +76,15 @@ function mainScreen(app, game) {
       class: "secondary", testid: "show-last-duel",
       onclick: () => app.set({ revealOpen: game.view.last_duel.duel_id }),
     }, t("reveal.show_last")),
-    playersList(app, game.view));
+    playersList(app, game));
 }
 
 function challengeForm(app, game, hasCrossbow) {
   const ui = app.ui;
-  const target = typedPlayer(game.view, ui.challengeCode);
+  const target = typedPlayer(game, ui.challengeCode);
   return codeForm(app, game, {
     name: "challenge", field: "challengeCode", label: t("challenge.label"), submit: t("challenge.submit"),
-    hint: target ? (target.challengeable ? t("challenge.target", { name: target.name }) : t("challenge.target_busy", { name: target.name })) : "",
+    hint: target ? t("challenge.target", { name: target.name }) : "",
     extra: hasCrossbow && h("label", { class: "check" },
       h("input", { type: "checkbox", testid: "challenge-ranged", checked: Boolean(ui.ranged), onchange: (e) => { ui.ranged = e.target.checked; } }),
       t("challenge.ranged")),
@@ -231,14 +231,4 @@ function stunScreen(view) {
     countdown(view.me.stunned_until, { testid: "stun-countdown", alarm: true, cls: "huge" }),
     h("p", { class: "stun-hint" }, t("stun.hint")),
     h("div", { class: "stun-code" }, view.me.name, " · ", view.me.code));
-}
-
-function playersList(app, view) {
-  const others = view.players.filter((p) => p.player_id !== view.me.player_id);
-  if (!others.length) return null;
-  return h("details", { class: "players-list", open: app.ui.playersOpen, ontoggle: (e) => { app.ui.playersOpen = e.target.open; } },
-    h("summary", {}, t("players.title", { count: others.length })),
-    h("ul", {}, others.map((p) => h("li", {},
-      h("span", { class: "code-small" }, p.code), " ", p.name,
-      p.challengeable ? null : h("span", { class: "muted" }, ` (${t("players.unavailable")})`)))));
 }

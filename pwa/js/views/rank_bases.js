@@ -1,5 +1,6 @@
 // rank-bases: which screen a member gets. The organizer's console, a leader's base, a player's
 // phone; a spectator (and #/board on any phone) gets the scoreboard.
+import { rows } from "../keyed.js";
 import { invitesScreen } from "./invites.js";
 import { boardScreen } from "./board.js";
 import { rankLeaderScreen } from "./rank_leader.js";
@@ -10,7 +11,7 @@ export function rankScreen(app, game, page) {
   const role = game.view.me?.role;
   if (page === "board" || !role || role === "spectator") return boardScreen(app, game);
   if (role === "organizer") return page === "invites" ? invitesScreen(app, game) : rankOrganizerScreen(app, game);
-  if (role === "leader" && Array.isArray(game.view.team)) return rankLeaderScreen(app, game);
+  if (role === "leader" && game.view.team) return rankLeaderScreen(app, game);
   if (role === "player" && game.view.me.team_id) return rankPlayerScreen(app, game);
   return boardScreen(app, game);
 }
@@ -21,5 +22,5 @@ export function rankNeedsAwake(view, page) {
   const role = view.me?.role;
   if (page === "board" || !role || role === "spectator") return true;
   if (view.duel || view.raid?.state === "awaiting_defenders") return true;
-  return role === "leader" && (view.incoming_raids || []).some((r) => r.state === "awaiting_defenders");
+  return role === "leader" && rows(view.incoming_raids, "raid_id").some((r) => r.state === "awaiting_defenders");
 }

@@ -2,6 +2,7 @@
 // picker, banners, and "already seen" marks for results.
 import { h } from "../dom.js";
 import { t } from "../i18n.js";
+import { rows } from "../keyed.js";
 import { markRevealSeen, seenReveal } from "../session.js";
 import { RANKS, rankName, teamColor, teamName, teams } from "../ranks.js";
 
@@ -22,9 +23,11 @@ export function partChip(view, part, { home = null, attrs = {} } = {}) {
     part.team_id !== home && h("span", { class: "part-owner" }, teamName(view, part.team_id)));
 }
 
+// `parts`: keyed by part_id (a tree, a stash) or an array (what a player carries).
 export function partsList(view, parts, home, empty) {
-  if (!parts?.length) return h("span", { class: "muted" }, empty);
-  return h("span", { class: "parts" }, parts.map((part) => partChip(view, part, { home })));
+  const list = rows(parts, "part_id");
+  if (!list.length) return h("span", { class: "muted" }, empty);
+  return h("span", { class: "parts" }, list.map((part) => partChip(view, part, { home })));
 }
 
 // What a player carries, in words: "2 papíry, díl 3 (Modří)".
@@ -62,7 +65,7 @@ export function statusBanners(view) {
 export function rankSelect(game, player, { testid = `assign-rank-${player.player_id}`, label = null } = {}) {
   const view = game.view;
   const pending = [...game.inFlight()].reverse().find((c) => c.type === "assign_rank" && c.player_id === player.player_id);
-  const value = pending?.rank ?? player.rank ?? null;
+  const value = pending?.rank ?? player.rank ?? null; // a rank not given is null, or missing once patched
   return h("select", {
     class: "rank-select", testid, "aria-label": label ?? t("rank.assign_for", { name: player.name }),
     onchange: (event) => {
@@ -70,7 +73,7 @@ export function rankSelect(game, player, { testid = `assign-rank-${player.player
       if (RANKS.includes(rank)) game.send({ type: "assign_rank", player_id: player.player_id, rank });
     },
   },
-  h("option", { value: "", disabled: true, selected: value === null }, t("rank.none")),
+  h("option", { value: "", disabled: true, selected: value == null }, t("rank.none")),
   RANKS.map((rank) => h("option", { value: String(rank), selected: value === rank }, `${rank} · ${rankName(view, rank)}`)));
 }
 

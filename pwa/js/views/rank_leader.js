@@ -1,6 +1,7 @@
 // A rank-bases leader's phone (the base): incoming raids and their defenders in order,
 // deliveries, new rank papers, the team (ranks behind a switch), the tree and the stash.
 import { buzz } from "../alerts.js";
+import { rows } from "../keyed.js";
 import { h } from "../dom.js";
 import { t } from "../i18n.js";
 import { carriesAnything, deliveryPreview, isOut, rankName, setupProblems, teamName } from "../ranks.js";
@@ -16,7 +17,8 @@ export function rankLeaderScreen(app, game) {
   const home = view.me.team_id;
   const lobby = view.game.status === "lobby";
   const running = view.game.status === "running";
-  for (const raid of view.incoming_raids || []) {
+  const team = rows(view.team, "player_id");
+  for (const raid of rows(view.incoming_raids, "raid_id")) {
     if (raid.state === "awaiting_defenders" && !buzzed.has(raid.raid_id)) {
       buzzed.add(raid.raid_id);
       buzz();
@@ -24,14 +26,14 @@ export function rankLeaderScreen(app, game) {
   }
   return h("main", { class: "leader", testid: "leader" },
     statusBanners(view),
-    running && (view.incoming_raids || []).map((raid) => incomingRaid(app, game, raid)),
+    running && rows(view.incoming_raids, "raid_id").map((raid) => incomingRaid(app, game, raid, team)),
     h("section", { class: "base-head" },
       h("div", { class: "hint" }, t("leader.base")),
       h("h1", {}, teamBadge(view, home, { testid: "base-team" })),
       h("div", { class: "base-score" }, t("leader.score"), " ", h("b", { testid: "base-score" }, view.scores?.[home] ?? 0)),
       h("div", { class: "hint" }, view.me.name, " · ", t("role.leader"))),
-    lobby && setupSection(game),
-    teamSection(app, game),
+    lobby && setupSection(game, team),
+    teamSection(app, game, team),
     h("section", { class: "base-parts" },
       h("h2", {}, t("leader.tree")),
       h("div", { testid: "base-tree" }, partsList(view, view.trees?.[home], home, t("leader.tree_empty"))),
@@ -42,7 +44,7 @@ export function rankLeaderScreen(app, game) {
 }
 
 // A raid on this base: tap the defenders in their fighting order, then send.
-function incomingRaid(app, game, raid) {
+function incomingRaid(app, game, raid, team) {
   const view = game.view;
   const ui = app.ui;
   if (raid.state === "won") {
@@ -58,12 +60,12 @@ function incomingRaid(app, game, raid) {
     else order.push(pid);
     app.render();
   };
-  const nameOf = (pid) => view.team.find((p) => p.player_id === pid)?.name ?? pid;
+  const nameOf = (pid) => view.team[pid]?.name ?? pid;
   return h("section", { class: "raid-alert", testid: `incoming-raid-${raid.raid_id}`, "data-state": raid.state },
     h("h2", {}, t("raid.incoming_title")),
     h("p", { class: "big-q" }, t("raid.incoming_leader", { name: raid.attacker.name })),
     h("p", { class: "hint" }, t("defend.hint")),
-    h("div", { class: "defender-grid" }, view.team.map((p) => {
+    h("div", { class: "defender-grid" }, team.map((p) => {
       const at = order.indexOf(p.player_id);
       const ready = p.has_paper;
       return h("button", {
@@ -92,19 +94,18 @@ function incomingRaid(app, game, raid) {
 }
 
 // Before the start the leader may hand out the ranks in secret.
-function setupSection(game) {
-  const view = game.view;
-  const problems = setupProblems(view.team, 1);
+function setupSection(game, team) {
+  const problems = setupProblems(team, 1);
   return h("section", { class: "team-setup", testid: "team-setup" },
     h("h2", {}, t("leader.setup")),
     h("p", { class: "hint" }, t("leader.setup_hint")),
-    view.team.map((p) => h("div", { class: "setup-row" }, h("span", { class: "pname" }, p.name), rankSelect(game, p))),
+    team.map((p) => h("div", { class: "setup-row" }, h("span", { class: "pname" }, p.name), rankSelect(game, p))),
     problems.length
       ? h("ul", { class: "problems", testid: "setup-problems" }, problems.map(([key, params]) => h("li", {}, t(key, params))))
       : h("div", { class: "chip ok", testid: "setup-ready" }, t("setup.ready")));
 }
 
-function teamSection(app, game) {
+function teamSection(app, game, team) {
   const view = game.view;
   const ui = app.ui;
   const running = view.game.status === "running";
@@ -112,7 +113,7 @@ function teamSection(app, game) {
   const showRanks = Boolean(ui.showRanks);
   return h("section", { class: "team", testid: "team" },
     h("div", { class: "section-head" },
-      h("h2", {}, t("leader.team", { count: view.team.length })),
+      h("h2", {}, t("leader.team", { count: team.length })),
       h("button", {
         class: "secondary", testid: "show-team-ranks", "aria-pressed": String(showRanks),
         onclick: () => {
@@ -122,7 +123,7 @@ function teamSection(app, game) {
           app.render();
         },
       }, showRanks ? t("leader.hide_ranks") : t("leader.show_ranks"))),
-    view.team.map((p) => {
+    team.map((p) => {
       const carrying = carriesAnything(p.carrying);
       const delivering = sending(game, "deliver", { player_id: p.player_id });
       const issuing = sending(game, "issue_paper", { player_id: p.player_id });
@@ -130,7 +131,7 @@ function teamSection(app, game) {
         h("div", { class: "trow-head" },
           h("span", { class: "pname" }, p.name),
           showRanks && h("span", { class: "chip rank-chip", testid: `team-rank-${p.player_id}` },
-            p.rank === null ? t("rank.none") : `${p.rank} · ${rankName(view, p.rank)}`)),
+            p.rank == null ? t("rank.none") : `${p.rank} · ${rankName(view, p.rank)}`)),
         !lobby && h("div", { class: "chips" },
           isOut(p)
             ? h("span", { class: "chip dead", testid: `team-out-${p.player_id}` }, t("status.out"))

@@ -1,11 +1,12 @@
 // The rank-bases organizer's console: the game and its config, every team (players with ranks,
 // papers, lives, what they carry; the tree, the stash and the pile), open duels and raids (with
 // cancel), adding players and leaders to teams, ranks, start and end, and a scoreboard link.
-import { h } from "../dom.js";
-import { errorText, t } from "../i18n.js";
+import { h, keyed } from "../dom.js";
+import { errorText, getLang, t } from "../i18n.js";
 import { api } from "../api.js";
+import { count, rows } from "../keyed.js";
 import { isOut, rankName, setupProblems, teamColor, teamName, teams } from "../ranks.js";
-import { addMembers, gameControls, membersList, seedSection } from "./common.js";
+import { addMembers, gameControls, matchesFilter, membersList, playerFilter, seedSection } from "./common.js";
 import { carryingText, partsList, rankSelect, sending, teamBadge } from "./rank_common.js";
 
 const ROLES = ["player", "leader", "organizer", "spectator"];
@@ -22,6 +23,7 @@ export function rankOrganizerScreen(app, game) {
     setupError(game),
     duels(game),
     raids(game),
+    count(view.players) > 0 && playerFilter(app, { count: count(view.players), shown: shownPlayers(app, view).length }),
     teams(view).map((team) => teamSection(app, game, team)),
     addPlayers(app, game),
     boardLink(app, game),
@@ -30,7 +32,22 @@ export function rankOrganizerScreen(app, game) {
 }
 
 function nameOf(view, playerId) {
-  return (view.members || view.players).find((p) => p.player_id === playerId)?.name ?? playerId;
+  return view.members?.[playerId]?.name ?? view.players?.[playerId]?.name ?? playerId;
+}
+
+// The players the search box lets through, in the order they joined.
+function shownPlayers(app, view) {
+  return rows(view.players, "player_id").filter((p) => matchesFilter(app.ui.playerFilter, p.name, p.code));
+}
+
+// A team's leaders, from the members.
+function leadersOf(view, teamId) {
+  return rows(view.members, "player_id").filter((m) => m.role === "leader" && m.team === teamId);
+}
+
+// Raids are keyed "r<seq>": in the order they were opened.
+function raidList(view) {
+  return rows(view.raids, "raid_id");
 }
 
 function gameHead(app, game) {
@@ -69,7 +86,7 @@ function setupError(game) {
 
 function duels(game) {
   const view = game.view;
-  const list = view.duels || [];
+  const list = rows(view.duels, "duel_id");
   if (!list.length) return null;
   return h("section", { class: "duels" },
     h("h2", {}, t("duels.title", { count: list.length })),
@@ -86,7 +103,7 @@ function duels(game) {
 
 function raids(game) {
   const view = game.view;
-  const list = [...(view.raids || [])].reverse();
+  const list = [...raidList(view)].reverse();
   if (!list.length) return null;
   const open = list.filter((r) => RAID_OPEN.includes(r.state)).length;
   return h("section", { class: "raids" },
@@ -105,17 +122,19 @@ function raids(game) {
 }
 
 function teamProblems(view, id) {
-  const players = view.players.filter((p) => p.team_id === id);
-  const leaders = (view.members || []).filter((m) => m.role === "leader" && m.team === id);
-  return setupProblems(players, leaders.length);
+  const players = rows(view.players, "player_id").filter((p) => p.team_id === id);
+  return setupProblems(players, leadersOf(view, id).length);
 }
 
 function teamSection(app, game, team) {
   const view = game.view;
   const id = team.team_id;
   const lobby = view.game.status === "lobby";
-  const players = view.players.filter((p) => p.team_id === id);
-  const leaders = (view.members || []).filter((m) => m.role === "leader" && m.team === id);
+  const all = rows(view.players, "player_id").filter((p) => p.team_id === id);
+  const pending = new Map(); // player_id -> ranks on the way to them
+  for (const c of game.inFlight()) if (c.type === "assign_rank") pending.set(c.player_id, [...(pending.get(c.player_id) || []), c.rank]);
+  const players = all.filter((p) => matchesFilter(app.ui.playerFilter, p.name, p.code));
+  const leaders = leadersOf(view, id);
   const problems = teamProblems(view, id);
   return h("section", { class: "team-section", testid: `team-${id}`, style: `--team: ${teamColor(view, id)}` },
     h("div", { class: "section-head" },
@@ -126,22 +145,26 @@ function teamSection(app, game, team) {
       : h("div", { class: "chip ok", testid: `team-check-${id}` }, t("setup.ready"))),
     h("div", { class: "leaders" }, t("org.leaders"), " ",
       leaders.length ? leaders.map((m, i) => [i ? ", " : "", h("b", {}, m.name), " ", h("span", { class: "code-small muted" }, m.code)]) : h("span", { class: "muted" }, t("org.no_leader"))),
-    h("div", { class: "players-table" }, players.map((p) => playerRow(app, game, p))),
-    !players.length && h("p", { class: "hint" }, t("players.none")),
+    keyed("div", { class: "players-table", testid: `player-rows-${id}` }, players.map((p) => {
+      const raid = view.raids?.[p.raid_id];
+      const row = {
+        p, lang: getLang(), lobby, open: app.ui.openRow === p.player_id,
+        raid: raid && RAID_OPEN.includes(raid.state) ? raid.team_id : null,
+        pending: pending.get(p.player_id) ?? [],
+      };
+      return { key: p.player_id, data: row, render: () => playerRow(app, game, row) };
+    })),
+    !all.length && h("p", { class: "hint" }, t("players.none")),
     h("div", { class: "team-parts" },
       h("div", {}, h("span", { class: "status-label" }, t("leader.tree")), " ", partsList(view, view.trees?.[id], id, "–")),
       h("div", {}, h("span", { class: "status-label" }, t("leader.stash")), " ", h("span", { testid: `stash-${id}` }, partsList(view, view.stashes?.[id], id, "–"))),
       h("div", {}, h("span", { class: "status-label" }, t("org.pile")), " ",
-        h("span", { testid: `pile-${id}` }, t("carry.papers", { count: view.piles?.[id]?.length ?? 0 })))));
+        h("span", { testid: `pile-${id}` }, t("carry.papers", { count: count(view.piles?.[id]) })))));
 }
 
-function playerRow(app, game, p) {
+function playerRow(app, game, { p, lobby, open, raid }) {
   const view = game.view;
-  const ui = app.ui;
-  const lobby = view.game.status === "lobby";
-  const open = ui.openRow === p.player_id;
-  const raid = (view.raids || []).find((r) => r.raid_id === p.raid_id);
-  const rank = p.rank === null ? t("rank.none") : `${p.rank} · ${rankName(view, p.rank)}`;
+  const rank = p.rank == null ? t("rank.none") : `${p.rank} · ${rankName(view, p.rank)}`;
   return h("div", { class: `prow ${isOut(p) && !lobby ? "is-dead" : ""}`, testid: `player-row-${p.player_id}` },
     h("button", {
       class: "prow-head", testid: `player-open-${p.player_id}`, "aria-expanded": String(open),
@@ -157,7 +180,7 @@ function playerRow(app, game, p) {
       h("span", { class: "chip" }, t("status.lives", { count: p.lives ?? 0 })),
       (p.carrying?.papers > 0 || p.carrying?.parts?.length > 0) && h("span", { class: "chip carry", testid: `org-carrying-${p.player_id}` }, t("carry.chip", { what: carryingText(view, p.carrying) })),
       p.duel_id && h("span", { class: "chip duel", testid: `org-duel-${p.player_id}` }, t("org.in_duel")),
-      raid && RAID_OPEN.includes(raid.state) && h("span", { class: "chip duel" }, t("org.in_raid", { team: teamName(view, raid.team_id) })))),
+      raid && h("span", { class: "chip duel" }, t("org.in_raid", { team: teamName(view, raid) })))),
     lobby && h("div", { class: "prow-detail" }, rankSelect(game, p)),
     !lobby && open && h("div", { class: "prow-detail" },
       h("label", {}, t("org.correct_rank"), rankSelect(game, p)),

@@ -6,7 +6,8 @@ import { h, svgNode } from "../dom.js";
 import { t } from "../i18n.js";
 import { qrSvg } from "../qr.js";
 import { duelOutcome, isOut, livesTellRank, rankName, teamColor, teamName, teams } from "../ranks.js";
-import { codeForm, sendCode, typedPlayer } from "./common.js";
+import { rows } from "../keyed.js";
+import { codeForm, playersList, sendCode, typedPlayer } from "./common.js";
 import { scanner, stopScan } from "./scanner.js";
 import { carryingText, markSeen, partChip, scoresStrip, seen, sending, statusBanners, teamBadge } from "./rank_common.js";
 
@@ -81,8 +82,8 @@ function mainScreen(app, game) {
   const { me } = view;
   const ui = app.ui;
   const running = view.game.status === "running";
-  const out = view.game.status !== "lobby" && me.rank !== null && isOut(me);
-  const incoming = (view.incoming_raids || []).filter((r) => r.state === "awaiting_defenders");
+  const out = view.game.status !== "lobby" && me.rank != null && isOut(me);
+  const incoming = rows(view.incoming_raids, "raid_id").filter((r) => r.state === "awaiting_defenders");
   const wonRaid = view.raid?.state === "won" ? view.raid : null;
   return h("main", { class: "rank-player", testid: "rank-player" },
     statusBanners(view),
@@ -112,7 +113,7 @@ function mainScreen(app, game) {
       onclick: () => app.set({ resultOpen: view.last_duel.duel_id }),
     }, t("reveal.show_last")),
     scoresStrip(view),
-    playersList(app, view));
+    playersList(app, game, { extra: (m) => h("span", { class: "muted" }, ` · ${teamName(view, m.team_id)}`) }));
 }
 
 // The rank card: a big button; the rank is drawn only while it is shown.
@@ -151,7 +152,7 @@ function rankCard(app, view) {
     },
     rankPeek.shown
       ? h("span", { class: "rank-shown", testid: "my-rank", "data-rank": me.rank ?? "" },
-        me.rank === null
+        me.rank == null
           ? h("span", { class: "rank-name" }, t("rank.unassigned"))
           : [h("span", { class: "rank-num" }, me.rank), h("span", { class: "rank-name" }, rankName(view, me.rank))],
         livesHere && h("span", { class: "rank-lives" }, t("status.lives", { count: me.lives ?? 0 })))
@@ -191,7 +192,7 @@ function statusSection(view) {
 
 function duelForm(app, game) {
   const view = game.view;
-  const target = typedPlayer(view, app.ui.duelCode);
+  const target = typedPlayer(game, app.ui.duelCode);
   const waiting = sending(game, "duel");
   let hint = "";
   if (target?.player_id === view.me.player_id) hint = t("challenge.self");
@@ -238,16 +239,6 @@ function raidSection(app, game) {
     pending && h("div", { class: "chip wait", testid: "raid-pending" }, t("raid.sending")));
 }
 
-function playersList(app, view) {
-  const others = view.players.filter((p) => p.player_id !== view.me.player_id);
-  if (!others.length) return null;
-  return h("details", { class: "players-list", open: app.ui.playersOpen, ontoggle: (e) => { app.ui.playersOpen = e.target.open; } },
-    h("summary", {}, t("players.title", { count: others.length })),
-    h("ul", {}, others.map((p) => h("li", {},
-      h("span", { class: "code-small" }, p.code), " ", p.name, " ",
-      h("span", { class: "muted" }, `· ${teamName(view, p.team_id)}`)))));
-}
-
 // The target of a duel: reveal, big.
 function incomingScreen(game) {
   const { duel } = game.view;
@@ -278,7 +269,7 @@ function fightView(view, duel, { testid = null } = {}) {
   const opponentId = duel.opponent.player_id;
   const mine = duel.ranks?.[me.player_id];
   const theirs = duel.ranks?.[opponentId];
-  const outcome = duel.winner === null ? "swap" : duel.winner === me.player_id ? "won" : "lost";
+  const outcome = duel.winner == null ? "swap" : duel.winner === me.player_id ? "won" : "lost";
   const side = (who, rank, won) => h("div", { class: won ? "side won" : "side" },
     h("div", { class: "who" }, who),
     h("div", { class: "rank-num" }, rank ?? "?"),
@@ -371,7 +362,7 @@ function raidFights(game, raid) {
   const gained = base === undefined ? null : (view.me.carrying?.papers ?? 0) - base;
   const lastWon = last.winner === view.me.player_id;
   let earlier = null; // fights won before the last one
-  if (gained !== null && gained >= 0) earlier = Math.max(0, gained - (last.winner === null ? 1 : lastWon ? 1 : 0));
+  if (gained !== null && gained >= 0) earlier = Math.max(0, gained - (last.winner == null ? 1 : lastWon ? 1 : 0));
   const count = earlier === null ? null : earlier + 1;
   return h("section", { class: "raid-fights", testid: "raid-fights", "data-fights": count ?? "" },
     h("h2", {}, count === null ? t("raid.fights_last") : t("raid.fights", { count })),
@@ -402,7 +393,7 @@ function raidScreen(app, game) {
       h("p", { class: "pick-hint" }, t("raid.waiting_hint", { team })));
   }
   if (raid.state === "won") {
-    const tree = view.trees?.[raid.team_id] || [];
+    const tree = rows(view.trees?.[raid.team_id], "part_id");
     const taking = game.inFlight().find((c) => c.type === "take_part" && c.raid_id === raid.raid_id);
     return h("main", { class: "raid-screen", testid: "raid-state", "data-state": raid.state },
       head(t("raid.won_title"), "good"),

@@ -550,7 +550,7 @@ function viewerSection(index, seq) {
     shown && h("p", { class: "hint" }, t("replay.as_seen", {
       who: viewerLabel(index, shown.viewer), time: clock(at), seq: shown.seq,
     })),
-    shown ? viewSummary(shown.view, at, R) : h("p", { class: "hint" }, t("loading"))));
+    shown ? viewSummary(shown.view, at, R, index?.members) : h("p", { class: "hint" }, t("loading"))));
 }
 
 function viewerLabel(index, id) {

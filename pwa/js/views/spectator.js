@@ -1,9 +1,11 @@
-// The public part: the game and its players. Also the fallback for a ruleset this app cannot play yet.
+// The public part: the game and its players (from the directory). Also the fallback for a
+// ruleset this app cannot play yet.
 import { h } from "../dom.js";
 import { t } from "../i18n.js";
+import { playersList } from "./common.js";
 
 export function spectatorScreen(app, game) {
-  const { game: info, players = [], me } = game.view;
+  const { game: info, me } = game.view;
   return h("main", { class: "spectator", testid: "spectator" },
     h("h1", {}, info?.name ?? ""),
     h("span", { class: `chip status-${info?.status}`, testid: "game-status", "data-status": info?.status }, t(`status.${info?.status}`)),
@@ -11,9 +13,5 @@ export function spectatorScreen(app, game) {
     me?.code && h("section", { class: "me" },
       h("div", { class: "me-name" }, me.name),
       h("div", { class: "code", testid: "my-code" }, me.code)),
-    h("section", {},
-      h("h2", {}, t("players.title", { count: players.length })),
-      h("ul", { class: "plain" }, players.map((p) => h("li", {},
-        h("span", { class: "code-small" }, p.code), " ", p.name,
-        p.challengeable === false ? h("span", { class: "muted" }, ` (${t("players.unavailable")})`) : null)))));
+    playersList(app, game));
 }
