@@ -163,9 +163,15 @@ async def end_everywhere(ws_base: str, made: list[tuple[str, str, list[str]]]) -
     return start
 
 
-def answer(pipe: Connection, kind: str, timeout: float) -> tuple[Any, ...]:
-    if not pipe.poll(timeout):
-        raise TimeoutError(f"a client process did not say {kind} in {timeout} s")
+def answer(
+    pipe: Connection, process: multiprocessing.process.BaseProcess, kind: str, deadline: float
+) -> tuple[Any, ...]:
+    """What a client process says next, or an error once it died or the deadline passed."""
+    while not pipe.poll(0.2):
+        if not process.is_alive():
+            raise RuntimeError(f"a client process died before it said {kind}")
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"a client process did not say {kind} in time")
     message: tuple[Any, ...] = pipe.recv()
     if message[0] != kind:
         raise RuntimeError(f"a client process said {message[0]}, not {kind}")
@@ -201,7 +207,9 @@ def main() -> None:
             processes.append(process)
         try:
             started = time.monotonic()
-            first_bytes = sum(answer(p, "ready", CONNECT_TIMEOUT + 30)[1] for p in pipes)
+            deadline = started + CONNECT_TIMEOUT + 30
+            clients = list(zip(pipes, processes, strict=True))
+            first_bytes = sum(answer(p, c, "ready", deadline)[1] for p, c in clients)
             connect_s = time.monotonic() - started
             time.sleep(1)  # idle
             connected = memory_kib(pid)
@@ -209,10 +217,13 @@ def main() -> None:
             for pipe in pipes:
                 pipe.send("go")
             start = asyncio.run(end_everywhere(ws_base, made))
-            done = [answer(p, "done", FANOUT_TIMEOUT + 30) for p in pipes]
+            deadline = time.monotonic() + FANOUT_TIMEOUT + 30
+            done = [answer(p, c, "done", deadline) for p, c in clients]
             fanout_cpu = cpu_seconds(pid) - cpu
             peak = memory_kib(pid, "VmHWM")
         finally:
+            for pipe in pipes:
+                pipe.close()  # a client still waiting for "go" stops
             for process in processes:
                 process.join(timeout=30)
                 if process.is_alive():
