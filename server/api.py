@@ -119,6 +119,28 @@ async def add_player(request: Request) -> Response:
     return JSONResponse({"players": added} if many else added[0], status_code=201)
 
 
+async def directory(request: Request) -> Response:
+    """The game's members, for any of its tokens: what views no longer carry. Members only
+    join, so their number is the directory's version."""
+    table, _ = await seat(request)
+    members = table.committed_state.roster.members
+    code = request.query_params.get("code")
+    etag = f'"{table.game_id}-{len(members)}{"-" + code.upper() if code else ""}"'
+    headers = {"ETag": etag, "Cache-Control": "private, no-cache"}
+    if etag in (tag.strip() for tag in request.headers.get("if-none-match", "").split(",")):
+        return Response(status_code=304, headers=headers)
+    if code is None:
+        listed = members.values()
+    else:
+        found = table.committed_state.roster.find(code)
+        listed = [] if found is None or found.player_id == code else [found]
+    players = {
+        m.player_id: {"name": m.name, "code": m.code, "role": m.role, "team_id": m.team}
+        for m in listed
+    }
+    return JSONResponse({"players": players}, headers=headers)
+
+
 async def view(request: Request) -> Response:
     table, member = await seat(request)
     now = now_ms()

@@ -54,6 +54,7 @@ def create_app(
         Route("/api/join-origin", api.join_origin_route),
         Route("/api/games", api.create_game, methods=["POST"]),
         Route("/api/games/{gid}/players", api.add_player, methods=["POST"]),
+        Route("/api/games/{gid}/players", api.directory, methods=["GET"]),
         Route("/api/games/{gid}/view", api.view),
         Route("/api/games/{gid}/commands", api.command, methods=["POST"]),
         Route("/api/games/{gid}/events", api.events),

@@ -1,9 +1,14 @@
-"""Who watches which game, and what each of them is shown.
+"""Who watches which game, and what each of them is sent: a change costs what it touches.
 
-After every write the hub computes each connected screen's view and sends it when it changed.
-A slow phone never holds up the others: each screen has its own outgoing queue, and a view that
-is still waiting to be sent is replaced by a newer one (a view is a whole picture, so the newest
-is all a phone needs).
+A ruleset's view comes in parts (`Sight`): what every viewer of one audience sees (all players,
+one team, the organizers) and what one viewer alone sees. After a write the hub computes each
+audience's shared part once, turns what changed into one merge patch and serializes it once;
+only the viewers the events touched get their private part computed again. A screen whose view
+did not change is sent nothing.
+
+A slow phone never holds up the others nor grows the server's memory: each screen has its own
+short queue; when it falls behind by more than a few patches they are dropped, and it gets one
+whole view when it reads again.
 """
 
 import asyncio
@@ -13,67 +18,182 @@ from typing import Any
 import orjson
 
 from server.clock import iso, now_ms
-from server.rules.core import Json, Member, Ruleset
+from server.patch import diff
+from server.rules.core import Json, Member, Ruleset, Sight
+
+PATCH = '{"type":"patch"'
+BEHIND = 8  # patches waiting for one screen before it is resynced with a whole view instead
+MESSAGES = 256  # answers waiting for one screen (a client that sends and never reads): cut off
+
+
+class Audience:
+    """The screens of one game that share a part of the view, and that part as last sent."""
+
+    def __init__(self, key: str, shared: Json, seq: int) -> None:
+        self.key = key
+        self.shared = shared
+        self.seq = seq
+        self.screens: set[Screen] = set()
 
 
 class Screen:
     """One connected WebSocket and the member it shows the game to."""
 
-    def __init__(self, member: Member, send: Callable[[str], Awaitable[None]]) -> None:
+    def __init__(
+        self,
+        member: Member,
+        send: Callable[[str], Awaitable[None]],
+        close: Callable[[], Awaitable[None]] | None = None,
+    ) -> None:
         self.member = member
         self.send = send
-        self.shown: Json | None = None
-        self.outbox: list[list[Any]] = []  # [kind, message]; a queued view is updated in place
-        self.queued_view: list[Any] | None = None
+        self.close = close
+        self.audience: Audience | None = None
+        self.private: Json = {}
+        self.seq = 0  # the seq of the view the phone holds once everything queued is sent
+        self.outbox: list[str] = []
+        self.patches = 0  # of the outbox
+        self.resync = False  # send a whole view instead of the patches dropped
         self.ready = asyncio.Event()
         self.closed = False
+        self.cut_off = False
+
+    def view(self) -> Json:
+        assert self.audience is not None
+        return {**self.audience.shared, **self.private}
 
     def post(self, message: Json) -> None:
-        """Queue an ack, an error or a pong: these are never dropped."""
-        self.outbox.append(["message", message])
+        """Queue an ack, an error or a pong: never dropped, but a reader that never reads is cut
+        off rather than kept in memory."""
+        if len(self.outbox) >= MESSAGES:
+            self.cut_off = self.closed = True
+        else:
+            self.outbox.append(orjson.dumps(message).decode())
         self.ready.set()
 
-    def show(self, seq: int, view: Json, now: int) -> None:
-        if view == self.shown:
+    def show(self, seq: int, now: int) -> None:
+        """Queue the whole view as of `seq`."""
+        message = {"type": "view", "seq": seq, "server_time": iso(now), "view": self.view()}
+        self.outbox.append(orjson.dumps(message).decode())
+        self.seq = seq
+        self.ready.set()
+
+    def patch(self, seq: int, patch: str, now: int) -> None:
+        """Queue a patch (already JSON) from the view the phone will hold to the one at `seq`."""
+        if self.resync:
+            self.seq = seq
             return
-        self.shown = view
-        message = {"type": "view", "seq": seq, "server_time": iso(now), "view": view}
-        if self.queued_view is not None:
-            self.queued_view[1] = message
+        if self.patches >= BEHIND:
+            self.resync = True  # the patches waiting are dropped when the pump comes round
+            self.seq = seq
+            self.ready.set()
             return
-        self.queued_view = ["view", message]
-        self.outbox.append(self.queued_view)
+        self.outbox.append(
+            f'{{"type":"patch","seq":{seq},"base":{self.seq},'
+            f'"server_time":"{iso(now)}","patch":{patch}}}'
+        )
+        self.patches += 1
+        self.seq = seq
         self.ready.set()
 
     async def pump(self) -> None:
         """Send what is queued, in order, until the screen closes."""
         while not self.closed:
             await self.ready.wait()
+            if self.cut_off:
+                break
             self.ready.clear()
-            items, self.outbox = self.outbox, []
+            if self.resync:
+                # The patches waiting give way to one whole view, where the first of them stood
+                # (so that no ack comes before the view that shows its command); answers stay.
+                first = next((n for n, m in enumerate(self.outbox) if m.startswith(PATCH)), 0)
+                answers = [m for m in self.outbox if not m.startswith(PATCH)]
+                self.resync = False
+                self.outbox = []
+                self.show(max(self.seq, self.audience.seq if self.audience else 0), now_ms())
+                self.outbox = [*answers[:first], *self.outbox, *answers[first:]]
+            items, self.outbox, self.patches = self.outbox, [], 0
             for item in items:
-                if item is self.queued_view:
-                    self.queued_view = None
-                await self.send(orjson.dumps(item[1]).decode())
+                await self.send(item)
+        if self.cut_off and self.close is not None:
+            await self.close()
 
 
 class Hub:
     def __init__(self) -> None:
-        self.screens: dict[str, set[Screen]] = {}
+        self.audiences: dict[str, dict[str, Audience]] = {}  # game -> audience key -> audience
 
-    def join(self, game_id: str, screen: Screen) -> None:
-        self.screens.setdefault(game_id, set()).add(screen)
+    def join(
+        self, game_id: str, ruleset: Ruleset[Any], state: Any, seq: int, screen: Screen
+    ) -> None:
+        """Seat a screen on the game as of `seq`; the caller shows it or says it is up to date."""
+        sight = ruleset.parts
+        now = now_ms()
+        key = sight.audience(screen.member)
+        audiences = self.audiences.setdefault(game_id, {})
+        audience = audiences.get(key)
+        if audience is None:
+            audience = audiences[key] = Audience(key, sight.shared(state, key, now), seq)
+        elif audience.seq != seq:  # the game moved on without a word to this audience yet
+            self.refresh(audience, sight, state, seq, set(), now)
+        audience.screens.add(screen)
+        screen.audience = audience
+        screen.private = sight.private(state, screen.member, now)
+        screen.seq = seq
 
     def leave(self, game_id: str, screen: Screen) -> None:
         screen.closed = True
         screen.ready.set()
-        screens = self.screens.get(game_id)
-        if screens is not None:
-            screens.discard(screen)
-            if not screens:
-                del self.screens[game_id]
+        audiences = self.audiences.get(game_id, {})
+        audience = screen.audience
+        if audience is not None and audiences.get(audience.key) is audience:
+            audience.screens.discard(screen)
+            if not audience.screens:
+                del audiences[audience.key]
+                if not audiences:
+                    del self.audiences[game_id]
 
-    def publish(self, game_id: str, ruleset: Ruleset[Any], state: Any, seq: int) -> None:
-        now = now_ms()
-        for screen in self.screens.get(game_id, ()):
-            screen.show(seq, ruleset.view(state, screen.member, now), now)
+    def publish(
+        self,
+        game_id: str,
+        ruleset: Ruleset[Any],
+        state: Any,
+        seq: int,
+        touched: set[str] | None,
+        now: int | None = None,
+    ) -> None:
+        """Show the game at `seq`; `touched` are the members whose private part may have
+        changed since the last time (None: anybody's)."""
+        audiences = self.audiences.get(game_id)
+        if not audiences:
+            return
+        now = now_ms() if now is None else now
+        sight: Sight[Any] = ruleset.parts
+        for audience in audiences.values():
+            self.refresh(audience, sight, state, seq, touched, now)
+
+    @staticmethod
+    def refresh(
+        audience: Audience,
+        sight: Sight[Any],
+        state: Any,
+        seq: int,
+        touched: set[str] | None,
+        now: int,
+    ) -> None:
+        """The audience's shared part once, serialized once for all of its screens; the private
+        parts of the touched viewers only."""
+        shared = sight.shared(state, audience.key, now)
+        common = diff(audience.shared, shared)
+        audience.shared, audience.seq = shared, seq
+        text = orjson.dumps(common).decode() if common else None
+        for screen in audience.screens:
+            if touched is None or screen.member.player_id in touched:
+                private = sight.private(state, screen.member, now)
+                own = diff(screen.private, private)
+                screen.private = private
+                if own:
+                    screen.patch(seq, orjson.dumps({**common, **own}).decode(), now)
+                    continue
+            if text is not None:
+                screen.patch(seq, text, now)

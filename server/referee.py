@@ -42,7 +42,8 @@ class Table:
     committed_seq: int
     answers: dict[str, int] = field(default_factory=dict)  # command_id -> seq of its last event
     inflight: dict[str, asyncio.Future[int]] = field(default_factory=dict)
-    waiting: dict[int, Any] = field(default_factory=dict)  # seq -> state, not yet on disk
+    # seq -> the state, and the members whose views it changed, not yet on disk
+    waiting: dict[int, tuple[Any, set[str] | None]] = field(default_factory=dict)
 
     def member(self, player_id: str) -> Member:
         member: Member = self.committed_state.roster.members[player_id]
@@ -96,13 +97,14 @@ class Referee:
         if not log or self.tables.get(table.game_id) is not table or table.seq != log[0].seq - 1:
             return  # nothing new, or the table moved on while we read
         state = table.state
+        touched = table.ruleset.parts.touched(state, [r.event for r in log])
         for recorded in log:
             state = table.ruleset.evolve(state, recorded.event)
             if recorded.command_id is not None:
                 table.answers[recorded.command_id] = recorded.seq
         table.state = table.committed_state = state
         table.seq = table.committed_seq = log[-1].seq
-        self.hub.publish(table.game_id, table.ruleset, state, table.seq)
+        self.hub.publish(table.game_id, table.ruleset, state, table.seq, touched)
 
     async def create_game(self, ruleset_id: str, name: str, config: Json) -> tuple[str, str]:
         ruleset = RULESETS.get(ruleset_id)
@@ -200,6 +202,7 @@ class Referee:
         else:
             events = table.ruleset.decide(table.state, command, ctx)
         append = Append(table.game_id, table.seq, events, now, actor.player_id, command_id)
+        touched = table.ruleset.parts.touched(table.state, events)
         tokens = []
         if isinstance(command, (AddPlayer, AddPlayers)):
             for event in events:
@@ -209,7 +212,7 @@ class Referee:
         for event in events:
             table.state = table.ruleset.evolve(table.state, event)
         table.seq += len(events)
-        table.waiting[table.seq] = table.state
+        table.waiting[table.seq] = (table.state, touched)
         seq = table.seq
         future: asyncio.Future[int] = asyncio.get_running_loop().create_future()
         if command_id is not None:
@@ -230,22 +233,32 @@ class Referee:
     def written(self, appends: list[Append]) -> None:
         """Events are on disk: remember the answers, and show the new states."""
         shown: dict[str, Table] = {}
+        touched: dict[str, set[str] | None] = {}  # None: anybody's view may have changed
         for append in appends:
             table = self.tables.get(append.game_id)
             if table is None:
                 continue
             seq = append.expected_seq + len(append.events)
-            state = table.waiting.pop(seq, None)
-            if state is None:
+            waiting = table.waiting.pop(seq, None)
+            if waiting is None:
+                touched[table.game_id] = None
                 continue
+            state, members = waiting
             table.committed_state, table.committed_seq = state, seq
             if append.command_id is not None:
                 table.answers[append.command_id] = seq
                 table.inflight.pop(append.command_id, None)
             shown[table.game_id] = table
+            known = touched.setdefault(table.game_id, set())
+            if known is not None:
+                touched[table.game_id] = None if members is None else known | members
         for table in shown.values():
             self.hub.publish(
-                table.game_id, table.ruleset, table.committed_state, table.committed_seq
+                table.game_id,
+                table.ruleset,
+                table.committed_state,
+                table.committed_seq,
+                touched[table.game_id],
             )
 
 

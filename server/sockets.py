@@ -28,16 +28,12 @@ async def game_socket(websocket: WebSocket) -> None:
         )
         await websocket.close(code=CLOSE_CODES.get(status(error.code), 4400))
         return
-    screen = Screen(member, websocket.send_text)
+    screen = Screen(member, websocket.send_text, lambda: websocket.close(code=1008))
     pump = asyncio.create_task(screen.pump())
-    referee.hub.join(game_id, screen)
-    now = now_ms()
-    current = table.ruleset.view(table.committed_state, member, now)
+    referee.hub.join(game_id, table.ruleset, table.committed_state, table.committed_seq, screen)
     after = websocket.query_params.get("after", "")
-    if after.isdigit() and int(after) == table.committed_seq:
-        screen.shown = current  # the phone is up to date: say nothing until something changes
-    else:
-        screen.show(table.committed_seq, current, now)
+    if not (after.isdigit() and int(after) == table.committed_seq):
+        screen.show(table.committed_seq, now_ms())  # else the phone is up to date: say nothing
     try:
         while True:
             message = await websocket.receive()

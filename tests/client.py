@@ -7,6 +7,8 @@ from typing import Any
 import httpx
 import websockets
 
+from server.patch import apply
+
 
 class Game:
     """A game created over HTTP, with helpers to add players and send commands."""
@@ -72,7 +74,8 @@ class Game:
 
 
 class Phone:
-    """A WebSocket client that keeps the newest view and collects acks and errors."""
+    """A WebSocket client that keeps the newest view (whole views and the patches on them) and
+    collects acks and errors."""
 
     def __init__(self, socket: websockets.ClientConnection) -> None:
         self.socket = socket
@@ -90,12 +93,18 @@ class Phone:
         if message["type"] == "view":
             assert message["seq"] >= self.seq, "views arrive in seq order"
             self.view, self.seq = message["view"], message["seq"]
+        elif message["type"] == "patch":
+            assert message["base"] == self.seq, (message["base"], self.seq)
+            assert message["seq"] > self.seq, "patches arrive in seq order"
+            self.view, self.seq = apply(self.view, message["patch"]), message["seq"]
         return message
 
     async def until(self, kind: str, timeout: float = 5) -> dict[str, Any]:
+        """The next message of this kind; "view" waits for a new view, whole or patched."""
+        kinds = {"view", "patch"} if kind == "view" else {kind}
         while True:
             message = await self.receive(timeout)
-            if message["type"] == kind:
+            if message["type"] in kinds:
                 return message
 
     async def send(self, type: str, command_id: str | None = None, **fields: Any) -> dict[str, Any]:

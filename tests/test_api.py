@@ -69,7 +69,7 @@ async def test_create_game_then_players_with_codes(http: httpx.AsyncClient, game
     assert view["server_time"].endswith("Z") and len(view["server_time"]) == 24
     organizer = (await game.view(game.organizer))["view"]
     assert organizer["me"]["role"] == "organizer"
-    assert any(m["player_id"] == anna["player_id"] for m in organizer["members"])
+    assert organizer["members"][anna["player_id"]]["name"] == "Anna"
 
 
 async def test_a_retried_add_player_returns_the_same_player(game: Game) -> None:
@@ -79,7 +79,7 @@ async def test_a_retried_add_player_returns_the_same_player(game: Game) -> None:
     again = await game.http.post(url, json=body, headers=game.auth(game.organizer))
     assert first.status_code == again.status_code == 201
     assert first.json() == again.json()
-    names = [m["name"] for m in (await game.view(game.organizer))["view"]["members"]]
+    names = [m["name"] for m in (await game.view(game.organizer))["view"]["members"].values()]
     assert names.count("Dora") == 1
     bad = await game.http.post(
         url, json={"name": "Eva", "command_id": 7}, headers=game.auth(game.organizer)
@@ -103,7 +103,7 @@ async def test_a_list_of_players_joins_in_one_request(game: Game) -> None:
     again = await game.http.post(url, json=body, headers=game.auth(game.organizer))
     assert again.status_code == 201 and again.json() == first.json()
     members = (await game.view(game.organizer))["view"]["members"]
-    assert sum(m["role"] == "player" for m in members) == 200
+    assert sum(m["role"] == "player" for m in members.values()) == 200
     # All or none: one bad entry refuses the whole list.
     bad = {"players": [{"name": "Ok"}, {"name": "Bad", "role": "king"}]}
     error(await game.http.post(url, json=bad, headers=game.auth(game.organizer)), 422, "invalid")
@@ -286,3 +286,31 @@ async def test_the_seed_stays_secret_until_the_end(game: Game) -> None:
     assert view["game"]["seed"] is None
     events = await game.events()
     assert all("seed" not in e["data"] for e in events)
+
+
+async def test_the_directory_names_every_member_and_revalidates(game: Game) -> None:
+    anna, bob = await game.add("Anna"), await game.add("Bob", role="spectator")
+    url = f"/api/games/{game.game_id}/players"
+    first = await game.http.get(url, headers=game.auth(bob["token"]))
+    assert first.status_code == 200
+    players = first.json()["players"]
+    assert players[anna["player_id"]] == {
+        "name": "Anna",
+        "code": anna["code"],
+        "role": "player",
+        "team_id": None,
+    }
+    assert len(players) == 3 and "token" not in first.text  # the organizer, Anna and Bob
+    etag = first.headers["etag"]
+    same = await game.http.get(url, headers={**game.auth(anna["token"]), "If-None-Match": etag})
+    assert same.status_code == 304 and same.headers["etag"] == etag
+    one = await game.http.get(
+        url, params={"code": anna["code"].lower()}, headers=game.auth(anna["token"])
+    )
+    assert list(one.json()["players"]) == [anna["player_id"]]
+    none = await game.http.get(url, params={"code": "ZZZZ"}, headers=game.auth(anna["token"]))
+    assert none.json() == {"players": {}}
+    await game.add("Cyril")  # a new member: a new version
+    fresh = await game.http.get(url, headers={**game.auth(anna["token"]), "If-None-Match": etag})
+    assert fresh.status_code == 200 and len(fresh.json()["players"]) == 4
+    error(await game.http.get(url), 401, "unauthorized")

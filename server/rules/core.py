@@ -86,6 +86,23 @@ T = TypeVar("T")
 
 
 @dataclass(frozen=True)
+class Sight(Generic[S]):
+    """A ruleset's view in parts, so that a change costs what it touches, not who watches.
+
+    Every viewer of one `audience` sees the same `shared` part (computed and sent once for all
+    of them); `private` is the viewer's own, with keys of its own; `touched(before, events)`
+    names the members whose private part the events, decided on the state `before`, may have
+    changed (None: anybody's). For every viewer,
+    view(state, viewer, now) == {**shared(state, audience(viewer), now), **private(...)}.
+    """
+
+    audience: Callable[[Member], str]
+    shared: Callable[[S, str, int], Json]
+    private: Callable[[S, Member, int], Json]
+    touched: Callable[[S, list[Event]], set[str] | None]
+
+
+@dataclass(frozen=True)
 class Ruleset(Generic[S]):
     """One game's rules as pure functions: the decider shape."""
 
@@ -97,6 +114,40 @@ class Ruleset(Generic[S]):
     decide: Callable[[S, Command, Context], list[Event]]
     evolve: Callable[[S, Event], S]
     view: Callable[[S, Member, int], Json]
+    sight: Sight[S] | None = None  # without one, every viewer's whole view is private
+
+    @cached_property
+    def parts(self) -> Sight[S]:
+        if self.sight is not None:
+            return self.sight
+        return Sight(
+            audience=lambda viewer: f"member:{viewer.player_id}",
+            shared=lambda state, audience, now: {},
+            private=self.view,
+            touched=lambda state, events: None,
+        )
+
+
+def mentioned(state: HasRoster, events: list[Event]) -> set[str]:
+    """The members named anywhere in the events' data (as a value or a key)."""
+    members = state.roster.members
+    found: set[str] = set()
+
+    def scan(value: Any) -> None:
+        if isinstance(value, str):
+            if value in members:
+                found.add(value)
+        elif isinstance(value, dict):
+            for key, item in value.items():
+                scan(key)
+                scan(item)
+        elif isinstance(value, list):
+            for item in value:
+                scan(item)
+
+    for event in events:
+        scan(event.data)
+    return found
 
 
 _KEEP: Any = object()

@@ -254,7 +254,7 @@ def test_stun_lasts_stun_s_from_the_duel_as_an_absolute_time() -> None:
     assert events[2].type == "player_stunned"
     assert events[2].data == {"duel_id": duel_id, "player_id": b.player_id, "until": iso(until)}
     assert game.view(b, until - 1)["me"]["stunned_until"] == iso(until)
-    players = {p["player_id"]: p for p in game.view(c, until - 1)["players"]}
+    players = game.view(game.organizer, until - 1)["players"]
     assert players[b.player_id]["challengeable"] is False
 
     # Still stunned one millisecond before: cannot challenge nor be challenged.
@@ -262,7 +262,7 @@ def test_stun_lasts_stun_s_from_the_duel_as_an_absolute_time() -> None:
     refused(game, "stunned", lambda: game.challenge(c, b, at=until - 1))
 
     # At the time itself the stun is over, both ways.
-    players = {p["player_id"]: p for p in game.view(c, until)["players"]}
+    players = game.view(game.organizer, until)["players"]
     assert players[b.player_id]["challengeable"] is True
     game.challenge(b, c, at=until)
     game.run(game.organizer, CancelDuel(duel_id=game.fighter(b).duel_id or ""))
@@ -279,7 +279,7 @@ def test_free_leave_protects_from_challenges_for_escape_immunity_s() -> None:
     until = T0 + 2_000 + 30_000
     assert game.fighter(b).immune_until == until
     assert game.view(b, until - 1)["me"]["immune_until"] == iso(until)
-    players = {p["player_id"]: p for p in game.view(c, until - 1)["players"]}
+    players = game.view(game.organizer, until - 1)["players"]
     assert players[b.player_id]["challengeable"] is False
     refused(game, "immune", lambda: game.challenge(c, b, at=until - 1))
     refused(game, "immune", lambda: game.challenge(a, b, at=until - 1))
@@ -338,7 +338,8 @@ def test_death_leaves_the_loser_dead_and_out_of_every_duel() -> None:
     assert game.fighter(b).alive is False
     assert game.fighter(b).duel_id is None
     assert game.view(b)["me"]["alive"] is False
-    players = {p["player_id"]: p for p in game.view(c)["players"]}
+    assert "players" not in game.view(c)  # a player's view carries no roster
+    players = game.view(game.organizer)["players"]
     assert players[b.player_id]["challengeable"] is False
 
     refused(game, "dead", lambda: game.challenge(b, c))
@@ -592,7 +593,10 @@ def test_the_organizer_cancels_a_duel_and_both_are_free() -> None:
 
     events = game.run(game.organizer, CancelDuel(duel_id=duel_id))
     assert [(e.type, e.data) for e in events] == [
-        ("duel_cancelled", {"duel_id": duel_id, "reason": "organizer"})
+        (
+            "duel_cancelled",
+            {"duel_id": duel_id, "reason": "organizer", "players": [a.player_id, b.player_id]},
+        )
     ]
     assert duel_id not in game.state.duels
     assert game.fighter(a).duel_id is None and game.fighter(b).duel_id is None
@@ -620,19 +624,25 @@ def test_a_duel_times_out_after_pick_timeout_s() -> None:
     # At the deadline the duel binds nobody.
     deadline = T0 + 60_000
     refused(game, "duel_over", lambda: game.pick(b, duel_id, game.card(b, DAGGER), at=deadline))
-    assert game.view(a, deadline)["duel"] is None
-    assert game.view(b, deadline)["duel"] is None
-    players = {p["player_id"]: p for p in game.view(c, deadline)["players"]}
+    # The view keeps the duel, with its deadline, until an event closes it.
+    assert game.view(a, deadline)["duel"]["deadline"] == iso(deadline)
+    assert game.view(b, deadline)["duel"]["deadline"] == iso(deadline)
+    players = game.view(game.organizer, deadline)["players"]
     assert players[a.player_id]["challengeable"] is True
     assert players[b.player_id]["challengeable"] is True
 
     # A new challenge first closes the stale duel, with no outcome.
     events = game.run(c, Challenge(target=a.code), at=deadline)
     assert types(events) == ["duel_cancelled", "duel_started"]
-    assert events[0].data == {"duel_id": duel_id, "reason": "timeout"}
+    assert events[0].data == {
+        "duel_id": duel_id,
+        "reason": "timeout",
+        "players": [a.player_id, b.player_id],
+    }
     assert events[1].data["challenger"] == c.player_id
     assert events[1].data["target"] == a.player_id
     assert game.fighter(b).duel_id is None
+    assert game.view(b, deadline)["duel"] is None
     assert [(o.player_id, o.effect) for o in game.state.last_duels[b.player_id].outcomes] == [
         (a.player_id, "cancelled"),
         (b.player_id, "cancelled"),
@@ -646,7 +656,7 @@ def test_a_timed_out_player_may_challenge_and_their_stale_duel_closes_first() ->
     refused(game, "busy", lambda: game.challenge(a, c, at=T0 + 9_999))
     events = game.run(a, Challenge(target=c.code), at=T0 + 10_000)
     assert types(events) == ["duel_cancelled", "duel_started"]
-    assert events[0].data == {"duel_id": duel_id, "reason": "timeout"}
+    assert events[0].data["reason"] == "timeout" and events[0].data["duel_id"] == duel_id
 
 
 def test_each_round_gets_its_own_pick_deadline() -> None:
@@ -681,7 +691,15 @@ def test_a_duellist_leaves_an_opponent_who_does_not_pick_after_leave_after_s() -
 
     events = game.run(a, leave, at=T0 + 30_000)
     assert [(e.type, e.data) for e in events] == [
-        ("duel_cancelled", {"duel_id": duel_id, "reason": "left", "by": a.player_id})
+        (
+            "duel_cancelled",
+            {
+                "duel_id": duel_id,
+                "reason": "left",
+                "players": [a.player_id, b.player_id],
+                "by": a.player_id,
+            },
+        )
     ]
     for member in (a, b):
         view = game.view(member, T0 + 30_000)
@@ -714,24 +732,21 @@ def test_each_round_restarts_the_wait_before_leaving() -> None:
 # -- who sees what -------------------------------------------------------------------------------
 
 
-def test_a_spectator_sees_no_duels_and_no_status() -> None:
+def test_a_spectator_sees_the_game_only() -> None:
     game, a, b, _ = started()
     spectator = game.add("Divák", role="spectator")
     assert spectator.player_id not in game.state.fighters
     duel_id = game.challenge(a, b)
     game.pick(a, duel_id, game.card(a, CHAIR))
     view = game.view(spectator)
-    assert set(view) == {"game", "players"}
-    assert {p["player_id"] for p in view["players"]} == {
-        m.player_id for m in game.state.roster.members.values() if m.role == "player"
-    }
+    assert set(view) == {"game"}  # who plays is in the directory, not in a view
 
 
 def test_the_organizer_sees_the_secret_picks() -> None:
     game, a, b, _ = started()
     duel_id = game.challenge(a, b)
     game.pick(a, duel_id, game.card(a, DAGGER))
-    (duel,) = game.view(game.organizer)["duels"]
+    (duel,) = game.view(game.organizer)["duels"].values()
     assert duel["picks"] == {a.player_id: game.card(a, DAGGER), b.player_id: None}
 
 

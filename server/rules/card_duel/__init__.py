@@ -5,8 +5,8 @@ from server.rules.card_duel.commands import COMMANDS
 from server.rules.card_duel.decide import decide
 from server.rules.card_duel.evolve import evolve, initial_state
 from server.rules.card_duel.state import CardDuel, Config
-from server.rules.card_duel.view import view
-from server.rules.core import Ruleset
+from server.rules.card_duel.view import audience, private, shared, touched, view
+from server.rules.core import Ruleset, Sight
 
 RULESET: Ruleset[CardDuel] = Ruleset(
     id="card-duel",
@@ -17,4 +17,5 @@ RULESET: Ruleset[CardDuel] = Ruleset(
     decide=decide,
     evolve=evolve,
     view=view,
+    sight=Sight(audience=audience, shared=shared, private=private, touched=touched),
 )

@@ -26,7 +26,7 @@ def decide(state: CardDuel, command: Command, ctx: Context) -> list[Event]:
     if isinstance(command, roster.EndGame):
         # Duels still open when the game ends end with it, so no state is left half-way.
         return [
-            *(cancelled(duel_id, "game_ended") for duel_id in state.duels),
+            *(cancelled(state, duel_id, "game_ended") for duel_id in state.duels),
             *roster.decide(state.roster, command, ctx),
         ]
     if isinstance(command, Challenge):
@@ -60,7 +60,7 @@ def decide(state: CardDuel, command: Command, ctx: Context) -> list[Event]:
     if isinstance(command, CancelDuel):
         if command.duel_id not in state.duels:
             raise RuleError("not_found", f"no duel {command.duel_id} is in progress")
-        return [cancelled(command.duel_id, "organizer")]
+        return [cancelled(state, command.duel_id, "organizer")]
     return roster.decide(state.roster, command, ctx)
 
 
@@ -82,14 +82,17 @@ def alive(state: CardDuel, player_id: str) -> Fighter:
     return fighter
 
 
-def cancelled(duel_id: str, reason: str) -> Event:
-    return Event("duel_cancelled", {"duel_id": duel_id, "reason": reason})
+def cancelled(state: CardDuel, duel_id: str, reason: str, **more: str) -> Event:
+    """A duel ends with no outcome; the event names its players (whose views it changes)."""
+    players = list(state.duels[duel_id].players)
+    data = {"duel_id": duel_id, "reason": reason, "players": players, **more}
+    return Event("duel_cancelled", data)
 
 
 def timed_out(state: CardDuel, fighters: list[Fighter], now: int) -> list[Event]:
     """Duels of these fighters whose pick deadline passed are closed before anything else."""
     ids = {f.duel_id for f in fighters if f.duel_id and state.duels[f.duel_id].expired(now)}
-    return [cancelled(duel_id, "timeout") for duel_id in sorted(ids)]
+    return [cancelled(state, duel_id, "timeout") for duel_id in sorted(ids)]
 
 
 def deadline(state: CardDuel, now: int) -> str | None:
@@ -160,7 +163,7 @@ def leave(state: CardDuel, command: LeaveDuel, ctx: Context) -> list[Event]:
         raise RuleError("opponent_picked", "your opponent has picked: pick a card")
     if ctx.now < duel.leave_from:
         raise RuleError("too_soon", f"you may leave the duel from {iso(duel.leave_from)}")
-    return [Event("duel_cancelled", {"duel_id": duel.duel_id, "reason": "left", "by": me})]
+    return [cancelled(state, duel.duel_id, "left", by=me)]
 
 
 def pick(state: CardDuel, command: Pick, ctx: Context) -> list[Event]:

@@ -2,41 +2,73 @@
 
 from server.clock import iso, iso_or_none
 from server.rules.card_duel.state import CardDuel, Duel, Fighter
-from server.rules.core import Json, Member
+from server.rules.core import Event, Json, Member, mentioned
 from server.rules.roster import game_view, member_view
 
 
 def view(state: CardDuel, viewer: Member, now: int) -> Json:
-    members = state.roster.members
-    public = [
-        {
-            "player_id": f.player_id,
-            "name": members[f.player_id].name,
-            "code": members[f.player_id].code,
-            "challengeable": state.challengeable(f, now),
+    return {**shared(state, audience(viewer), now), **private(state, viewer, now)}
+
+
+def audience(viewer: Member) -> str:
+    """Organizers see every fighter; everybody else sees the game and their own part only."""
+    return viewer.role if viewer.role in ("organizer", "spectator") else "player"
+
+
+def shared(state: CardDuel, audience: str, now: int) -> Json:
+    result: Json = {"game": game_view(state.roster)}
+    if audience == "organizer":
+        members = state.roster.members
+        result["players"] = {
+            f.player_id: {
+                "name": members[f.player_id].name,
+                "code": members[f.player_id].code,
+                "challengeable": state.challengeable(f, now),
+                **status(f),
+                "duel_id": state.active_duel(f, now) and f.duel_id,
+            }
+            for f in state.fighters.values()
         }
-        for f in state.fighters.values()
-    ]
-    result: Json = {"game": game_view(state.roster), "players": public}
+        duels = (d for d in state.duels.values() if not d.expired(now))
+        result["duels"] = {d.duel_id: duel_view(d) for d in duels}
+        result["members"] = {m.player_id: entry(m) for m in members.values()}
+    return result
+
+
+def private(state: CardDuel, viewer: Member, now: int) -> Json:
     if viewer.role == "organizer":
-        for entry, each in zip(public, state.fighters.values(), strict=True):
-            entry.update(status(each))
-            entry["duel_id"] = state.active_duel(each, now) and each.duel_id
-        result["me"] = {"player_id": viewer.player_id, "name": viewer.name, "role": viewer.role}
-        result["duels"] = [duel_view(d) for d in state.duels.values() if not d.expired(now)]
-        result["members"] = [member_view(m) for m in members.values()]
-        return result
+        return {"me": {"player_id": viewer.player_id, "name": viewer.name, "role": viewer.role}}
+    if viewer.role == "spectator":
+        return {}
     fighter = state.fighters.get(viewer.player_id)
     if fighter is None:
-        if viewer.role != "spectator":
-            result["me"] = {**member_view(viewer)}
-        return result
-    result["me"] = {**member_view(viewer), **status(fighter)}
-    duel = state.active_duel(fighter, now)
-    result["duel"] = duel and my_duel(state, duel, viewer.player_id)
+        return {"me": member_view(viewer)}
+    # The duel in progress until an event closes it, past its deadline too (the deadline says
+    # when it stops binding): a private part that does not change with time alone can wait
+    # unsent until an event touches it.
+    duel = state.duels.get(fighter.duel_id) if fighter.duel_id else None
     last = state.last_duels.get(viewer.player_id)
-    result["last_duel"] = last and my_last_duel(state, last, viewer.player_id)
-    return result
+    return {
+        "me": {**member_view(viewer), **status(fighter)},
+        "duel": duel and my_duel(state, duel, viewer.player_id),
+        "last_duel": last and my_last_duel(state, last, viewer.player_id),
+    }
+
+
+def touched(before: CardDuel, events: list[Event]) -> set[str] | None:
+    """The fighters the events name, and both players of any duel they name (a pick names its
+    picker only, and changes what the opponent sees: `opponent_picked`)."""
+    found = mentioned(before, events)
+    for event in events:
+        duel = before.duels.get(event.data.get("duel_id", ""))
+        if duel is not None:
+            found.update(duel.players)
+    return found
+
+
+def entry(member: Member) -> Json:
+    """A member as a keyed collection holds it: the key is the id."""
+    return {"name": member.name, "role": member.role, "team": member.team, "code": member.code}
 
 
 def status(fighter: Fighter) -> Json:
@@ -96,7 +128,6 @@ def rounds(duel: Duel) -> list[Json]:
 def duel_view(duel: Duel) -> Json:
     """The organizer's view of a duel in progress, picks included."""
     return {
-        "duel_id": duel.duel_id,
         "players": list(duel.players),
         "round": duel.round,
         "picks": {p: duel.picks.get(p) for p in duel.players},

@@ -1,0 +1,44 @@
+"""RFC 7396 JSON merge patches: the change between two views, and applying one.
+
+A key whose value is null and a missing key mean the same in a view, so a patch's null both
+deletes a key and sets it to null.
+"""
+
+from typing import Any
+
+from server.rules.core import Json
+
+_MISSING: Any = object()
+
+
+def diff(old: Json, new: Json) -> Json:
+    """The merge patch that turns `old` into `new` (empty when they are the same)."""
+    patch: Json = {}
+    for key, value in new.items():
+        before = old.get(key, _MISSING)
+        if value is None:
+            if before is not _MISSING and before is not None:
+                patch[key] = None
+        elif isinstance(value, dict) and isinstance(before, dict):
+            inner = diff(before, value)
+            if inner:
+                patch[key] = inner
+        elif before is _MISSING or before != value:
+            patch[key] = value
+    for key, before in old.items():
+        if key not in new and before is not None:
+            patch[key] = None
+    return patch
+
+
+def apply(target: Any, patch: Any) -> Any:
+    """The result of applying `patch` to `target` (neither is changed)."""
+    if not isinstance(patch, dict):
+        return patch
+    result = dict(target) if isinstance(target, dict) else {}
+    for key, value in patch.items():
+        if value is None:
+            result.pop(key, None)
+        else:
+            result[key] = apply(result.get(key), value)
+    return result
