@@ -113,6 +113,8 @@ async def watch(ws_base: str, seats: list[Seat], parent: Connection) -> None:
                 [each.ended_at for each in screens],
                 sum(each.mismatches for each in screens),
                 time.process_time(),
+                sum(each.bytes for each in screens),
+                sum(each.held.views for each in screens),
             )
         )
     finally:
@@ -229,7 +231,7 @@ def main() -> None:
                 if process.is_alive():
                     process.terminate()
                     process.join()
-    ended = [at for _, times, _, _ in done for at in times]
+    ended = [at for _, times, *_ in done for at in times]
     reached = sorted(at - start for at in ended if at is not None)
     sockets = len(seats)
     print(
@@ -252,7 +254,12 @@ def main() -> None:
         )
     else:
         print(f"end_game reached  none of {sockets} sockets in {FANOUT_TIMEOUT} s")
-    print(f"patch mismatches  {sum(d[2] for d in done):8d}   (a patch whose base is not held)")
+    fanout_bytes = sum(d[4] for d in done) - first_bytes
+    print(f"end_game brought  {fanout_bytes / sockets:8.0f} B per socket")
+    print(
+        f"whole views       {sum(d[5] for d in done) - sockets:8d} after the first ones, "
+        f"{sum(d[2] for d in done)} patches whose base was not held"
+    )
     print(
         f"CPU seconds       server {fanout_cpu:.2f} for the fan-out, "
         f"clients {sum(d[3] for d in done):.1f} (whole run)"
