@@ -1,25 +1,28 @@
-"""Duels per second: N simulated phones duel in pairs over WebSockets against a real server.
+"""Duels per second: N simulated phones duel in pairs over WebSockets against a real server,
+optionally all in one game and watched by players who only watch.
 
 Prints commands and duels per second, p50/p99 latency from sending a command to both duellists
-holding a view that includes it, the server's peak RSS, and (same run, same disk) the raw
-durable SQLite single-event insert rate with the ratio of the two.
+holding a view that includes it, bytes and messages each watching phone receives per duel, the
+server's peak RSS and CPU, and (same run, same disk) the raw durable SQLite single-event insert
+rate with the ratio of the two. `--compare` runs the pairs in games of two, then in one game with
+the watchers, and prints the ratios.
 
-    .venv/bin/python -m bench.duels [--phones 200] [--per-game 2] [--seconds 10]
+    .venv/bin/python -m bench.duels [--phones 200] [--per-game 2 | --one-game] [--watchers 0]
+                                    [--seconds 10] [--compare]
 """
 
 import argparse
 import asyncio
+import contextlib
 import os
 import random
 import shutil
-import socket
 import sqlite3
 import statistics
-import subprocess
-import sys
 import tempfile
 import time
 import uuid
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -27,72 +30,170 @@ import httpx
 import orjson
 import websockets
 
-ROOT = Path(__file__).resolve().parent.parent
+from bench.live import ROOT, Held, cpu_seconds, memory_kib, new_game, server
+
+SETUP_TIMEOUT = 300  # s: creating the games and connecting every phone
+COMMAND_TIMEOUT = 30  # s: a command's ack and both views holding it
+CONNECTING = 50  # phones connecting at once
+CLIENT: dict[str, Any] = {"compression": None, "max_size": 2**22, "ping_interval": None}
 
 
-class Phone:
-    def __init__(self, socket: websockets.ClientConnection, token: str) -> None:
-        self.socket = socket
-        self.token = token
-        self.view: dict[str, Any] = {}
-        self.seq = 0
+@dataclass
+class Layout:
+    phones: int  # duelling phones, in pairs
+    per_game: int  # duelling phones per game
+    watchers: int  # players who only watch, spread over the games
+    one_game: bool
+
+    def games(self) -> list[tuple[int, int]]:
+        """(duellists, watchers) of each game."""
+        if self.one_game:
+            return [(self.phones, self.watchers)]
+        count = max(1, self.phones // self.per_game)
+        return [
+            (self.per_game, self.watchers // count + (n < self.watchers % count))
+            for n in range(count)
+        ]
+
+    def describe(self) -> str:
+        games = self.games()
+        size = sum(games[0])
+        where = f"{len(games)} game{'s' * (len(games) > 1)} of {size}"
+        return f"{self.phones} duelling + {self.watchers} watching phones, {where}"
+
+
+class Watcher:
+    """A connected player who never sends a command: counts what it receives, parses nothing."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.bytes = 0
+        self.messages = 0
+        self.reconnects = 0
+        self.closing = False
+        self.first = asyncio.Event()
+
+    async def open(self) -> None:
+        self.socket = await websockets.connect(self.url + self.resume(), **CLIENT)
+        self.listening = asyncio.create_task(self.listen())
+
+    def resume(self) -> str:
+        return ""
+
+    def heard(self, raw: bytes) -> bool:
+        """False: what the socket holds is wrong, reconnect."""
+        return True
+
+    def count(self) -> None:
+        """From now on count only what the duels bring."""
+        self.bytes = self.messages = 0
+
+    async def listen(self) -> None:
+        while not self.closing:
+            with contextlib.suppress(websockets.ConnectionClosed):
+                while True:
+                    raw = await self.socket.recv(decode=False)
+                    assert isinstance(raw, bytes)
+                    self.bytes += len(raw)
+                    self.messages += 1
+                    if not self.heard(raw):
+                        break
+                    self.first.set()
+            if self.closing:
+                return
+            self.reconnects += 1
+            await self.socket.close()
+            self.socket = await websockets.connect(self.url + self.resume(), **CLIENT)
+
+    async def close(self) -> None:
+        self.closing = True
+        await self.socket.close()
+        with contextlib.suppress(Exception):
+            await self.listening
+
+
+class Phone(Watcher):
+    """A duellist: holds its view (whole views and patches), sends commands, awaits acks."""
+
+    def __init__(self, url: str, code: str) -> None:
+        super().__init__(url)
+        self.code = code
+        self.held = Held()
         self.acks: dict[str, asyncio.Future[dict[str, Any]]] = {}
         self.waiting: list[tuple[int, asyncio.Future[None]]] = []
-        self.reader = asyncio.create_task(self.read())
 
-    async def read(self) -> None:
-        async for raw in self.socket:
-            message = orjson.loads(raw)
-            kind = message["type"]
-            if kind == "view":
-                self.view, self.seq = message["view"], message["seq"]
-                still = []
-                for seq, future in self.waiting:
-                    if seq <= self.seq:
-                        future.set_result(None)
-                    else:
-                        still.append((seq, future))
-                self.waiting = still
-            elif kind in ("ack", "error"):
-                future = self.acks.pop(message["command_id"], None)
-                if future is not None:
-                    future.set_result(message)
+    def resume(self) -> str:
+        return f"&after={self.held.seq}" if self.held.seq else ""
+
+    def heard(self, raw: bytes) -> bool:
+        message = orjson.loads(raw)
+        kind = message["type"]
+        if kind in ("view", "patch"):
+            if not self.held.take(message):
+                self.drop_acks()
+                return False
+            still = []
+            for seq, held in self.waiting:
+                if seq <= self.held.seq:
+                    held.set_result(None)
+                else:
+                    still.append((seq, held))
+            self.waiting = still
+        elif kind in ("ack", "error"):
+            future = self.acks.pop(message["command_id"], None)
+            if future is not None:
+                future.set_result(message)
+        return True
+
+    def drop_acks(self) -> None:
+        """Acks on a socket being replaced never come: those commands count as refused."""
+        for future in self.acks.values():
+            future.set_result({"type": "error", "code": "reconnected"})
+        self.acks = {}
 
     async def send(self, command: dict[str, Any]) -> dict[str, Any]:
         command_id = uuid.uuid4().hex
-        future = asyncio.get_running_loop().create_future()
+        future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self.acks[command_id] = future
-        await self.socket.send(
-            orjson.dumps({"type": "command", "command_id": command_id, "command": command}).decode()
-        )
+        message = {"type": "command", "command_id": command_id, "command": command}
+        try:
+            await self.socket.send(orjson.dumps(message).decode())
+        except websockets.ConnectionClosed:
+            self.acks.pop(command_id, None)
+            return {"type": "error", "code": "reconnected"}
         return await future
 
     def holds(self, seq: int) -> asyncio.Future[None]:
         future = asyncio.get_running_loop().create_future()
-        if self.seq >= seq:
+        if self.held.seq >= seq:
             future.set_result(None)
         else:
             self.waiting.append((seq, future))
         return future
+
+    @property
+    def view(self) -> dict[str, Any]:
+        return self.held.view
 
 
 async def timed(
     sender: Phone, both: tuple[Phone, Phone], command: dict[str, Any], latencies: list[float]
 ) -> dict[str, Any]:
     start = time.perf_counter()
-    answer = await sender.send(command)
-    if answer["type"] == "ack":
-        await asyncio.gather(*(p.holds(answer["seq"]) for p in both))
-        latencies.append(time.perf_counter() - start)
+    async with asyncio.timeout(COMMAND_TIMEOUT):
+        answer = await sender.send(command)
+        if answer["type"] == "ack":
+            await asyncio.gather(*(p.holds(answer["seq"]) for p in both))
+            latencies.append(time.perf_counter() - start)
     return answer
 
 
 async def duel_pair(
-    a: Phone, b: Phone, code_b: str, until: float, latencies: list[float], counts: dict[str, int]
+    a: Phone, b: Phone, until: float, latencies: list[float], counts: dict[str, int]
 ) -> None:
     rng = random.Random()
     while time.perf_counter() < until:
-        answer = await timed(a, (a, b), {"type": "challenge", "target": code_b}, latencies)
+        answer = await timed(a, (a, b), {"type": "challenge", "target": b.code}, latencies)
         counts["commands"] += 1
         if answer["type"] != "ack":
             counts["refused"] += 1
@@ -140,138 +241,177 @@ def raw_insert_rate(folder: Path, seconds: float = 3.0) -> float:
     return n / elapsed
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
-def cpu_seconds(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
-def peak_rss_mb(pid: int) -> float:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmHWM:"):
-            return int(line.split()[1]) / 1024
-    return float("nan")
-
-
-async def run(args: argparse.Namespace, base: str) -> dict[str, Any]:
+async def seated(base: str, layout: Layout) -> tuple[list[Phone], list[Watcher]]:
+    """Creates the games and connects every phone; each holds its first view."""
     ws_base = base.replace("http", "ws", 1)
-    phones: list[tuple[Phone, str]] = []
-    limits = httpx.Limits(max_connections=20)
-    async with httpx.AsyncClient(base_url=base, limits=limits, timeout=30) as http:
-        for _ in range(args.phones // args.per_game):
-            config = {"stun_s": 0, "escape_immunity_s": 0}
-            game = (
-                await http.post(
-                    "/api/games", json={"ruleset": "card-duel", "name": "bench", "config": config}
-                )
-            ).json()
-            org = {"Authorization": f"Bearer {game['organizer_token']}"}
-            gid = game["game_id"]
-            members = [
-                (
-                    await http.post(
-                        f"/api/games/{gid}/players", json={"name": f"P{n}"}, headers=org
-                    )
-                ).json()
-                for n in range(args.per_game)
-            ]
-            await http.post(
-                f"/api/games/{gid}/commands",
-                headers=org,
-                json={"command_id": uuid.uuid4().hex, "type": "start_game"},
-            )
-            for member in members:
-                sock = await websockets.connect(
-                    f"{ws_base}/ws/games/{gid}?token={member['token']}", max_size=2**22
-                )
-                phones.append((Phone(sock, member["token"]), member["code"]))
-    await asyncio.sleep(0.5)  # every phone has its first view
+    phones: list[Phone] = []
+    watchers: list[Watcher] = []
+    config = {"stun_s": 0, "escape_immunity_s": 0}
+    async with httpx.AsyncClient(base_url=base, timeout=60) as http:
+        for duellists, watching in layout.games():
+            gid, _, members = await new_game(http, duellists + watching, config)
+            for n, member in enumerate(members):
+                url = f"{ws_base}/ws/games/{gid}?token={member['token']}"
+                if n < duellists:
+                    phones.append(Phone(url, member["code"]))
+                else:
+                    watchers.append(Watcher(url))
+    gate = asyncio.Semaphore(CONNECTING)
+
+    async def connect(each: Watcher) -> None:
+        async with gate:
+            await each.open()
+            await each.first.wait()
+
+    await asyncio.gather(*(connect(each) for each in [*phones, *watchers]))
+    return phones, watchers
+
+
+async def duelling(base: str, layout: Layout, seconds: float) -> dict[str, Any]:
+    async with asyncio.timeout(SETUP_TIMEOUT):
+        phones, watchers = await seated(base, layout)
+    await asyncio.sleep(0.5)  # the last first views are out
+    for each in [*phones, *watchers]:
+        each.count()
     latencies: list[float] = []
     counts = {"commands": 0, "duels": 0, "refused": 0}
     start = time.perf_counter()
-    until = start + args.seconds
-    pairs = [
-        (phones[i][0], phones[i + 1][0], phones[i + 1][1]) for i in range(0, len(phones) - 1, 2)
-    ]
-    await asyncio.gather(*(duel_pair(a, b, code, until, latencies, counts) for a, b, code in pairs))
+    until = start + seconds
+    pairs = [(phones[i], phones[i + 1]) for i in range(0, len(phones) - 1, 2)]
+    async with asyncio.timeout(seconds + 2 * COMMAND_TIMEOUT):
+        await asyncio.gather(*(duel_pair(a, b, until, latencies, counts) for a, b in pairs))
     elapsed = time.perf_counter() - start
-    for phone, _ in phones:
-        await phone.socket.close()
+    heard = [(w.bytes, w.messages) for w in watchers]
+    duellists = sum(p.bytes for p in phones), sum(p.messages for p in phones)
+    for each in [*phones, *watchers]:
+        await each.close()
     latencies.sort()
+    duels = max(counts["duels"], 1)
+    heard_duels = duels / len(layout.games())  # a watcher hears the duels of its own game
+    listeners = max(len(heard), 1)
     return {
         "elapsed": elapsed,
         "commands_per_s": counts["commands"] / elapsed,
         "duels_per_s": counts["duels"] / elapsed,
         "refused": counts["refused"],
+        "reconnects": sum(each.reconnects for each in [*phones, *watchers]),
+        "whole_views": sum(p.held.views for p in phones),
         "p50_ms": statistics.median(latencies) * 1000,
         "p99_ms": latencies[int(len(latencies) * 0.99)] * 1000,
         "max_ms": latencies[-1] * 1000,
+        "watcher_bytes": sum(b for b, _ in heard) / listeners / heard_duels,
+        "watcher_messages": sum(m for _, m in heard) / listeners / heard_duels,
+        "watcher_max_bytes": max((b for b, _ in heard), default=0) / heard_duels,
+        "duellist_bytes": duellists[0] / (2 * duels),
+        "duellist_messages": duellists[1] / (2 * duels),
     }
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--phones", type=int, default=200)
-    parser.add_argument(
-        "--per-game",
-        type=int,
-        default=2,
-        help="players per game (2: a game per pair; 200: one big game)",
-    )
-    parser.add_argument("--seconds", type=float, default=10)
-    parser.add_argument(
-        "--database-url",
-        default=None,
-        help="default: a fresh SQLite file under bench/.data on this disk",
-    )
-    args = parser.parse_args()
-    folder = Path(
-        tempfile.mkdtemp(prefix="run-", dir=ROOT / "bench" / ".data")
-        if (ROOT / "bench" / ".data").mkdir(exist_ok=True) is None
-        else ""
-    )
-    url = args.database_url or f"sqlite:///{folder / 'bench.db'}"
-    port = free_port()
-    server = subprocess.Popen(
-        [sys.executable, "-m", "server.cli", "serve", "--port", str(port), "--database-url", url],
-        cwd=ROOT,
-        stdout=subprocess.DEVNULL,
-    )
-    try:
-        base = f"http://127.0.0.1:{port}"
-        for _ in range(200):
-            try:
-                httpx.get(f"{base}/healthz")
-                break
-            except httpx.TransportError:
-                time.sleep(0.05)
-        result = asyncio.run(run(args, base))
-        rss = peak_rss_mb(server.pid)
-        cpu = cpu_seconds(server.pid)
-    finally:
-        server.terminate()
-        server.wait()
-    raw = raw_insert_rate(folder)
-    shutil.rmtree(folder, ignore_errors=True)
+def measure(layout: Layout, seconds: float, url: str) -> dict[str, Any]:
+    own = time.process_time()
+    with server(url) as (base, pid):
+        result = asyncio.run(duelling(base, layout, seconds))
+        result["rss_mb"] = memory_kib(pid, "VmHWM") / 1024
+        result["cpu"] = cpu_seconds(pid)
+    result["own_cpu"] = time.process_time() - own
+    return result
+
+
+def report(layout: Layout, result: dict[str, Any], url: str) -> None:
     print(
-        f"phones {args.phones}, {args.per_game} per game, {result['elapsed']:.1f} s, "
+        f"{layout.describe()}, {result['elapsed']:.1f} s, "
         f"database {url.split(':')[0]}, {os.cpu_count()} cores"
     )
     print(f"commands/s        {result['commands_per_s']:8.0f}   (refused: {result['refused']})")
     print(f"duels/s           {result['duels_per_s']:8.0f}")
     print(f"latency p50       {result['p50_ms']:8.1f} ms   (command sent -> both views hold it)")
     print(f"latency p99       {result['p99_ms']:8.1f} ms   (max {result['max_ms']:.1f} ms)")
-    print(f"server peak RSS   {rss:8.0f} MB")
-    own = time.process_time()
-    print(f"CPU seconds       server {cpu:.1f}, load generator {own:.1f} (whole run)")
-    print(f"raw SQLite durable single-event inserts/s {raw:8.0f}")
-    print(f"ratio commands/s / raw inserts/s          {result['commands_per_s'] / raw:8.2f}")
+    if layout.watchers:
+        print(
+            f"per watcher/duel  {result['watcher_bytes']:8.0f} B in "
+            f"{result['watcher_messages']:.2f} messages   "
+            f"(the most-fed watcher {result['watcher_max_bytes']:.0f} B)"
+        )
+    print(
+        f"per duellist/duel {result['duellist_bytes']:8.0f} B in "
+        f"{result['duellist_messages']:.2f} messages   (its own duels)"
+    )
+    print(
+        f"reconnects        {result['reconnects']:8d}   "
+        f"(whole views taken by duellists: {result['whole_views']})"
+    )
+    print(f"server peak RSS   {result['rss_mb']:8.0f} MB")
+    print(
+        f"CPU seconds       server {result['cpu']:.1f}, "
+        f"load generator {result['own_cpu']:.1f} (whole run)"
+    )
+
+
+def compare(apart: dict[str, Any], together: dict[str, Any]) -> None:
+    duels = together["duels_per_s"] / apart["duels_per_s"]
+    p99 = together["p99_ms"] / apart["p99_ms"]
+    print("one game / separate games:")
+    print(f"duels/s ratio     {duels:8.2f}   (to reach: >= 0.8)")
+    print(f"p99 ratio         {p99:8.2f}   (to reach: <= 2)")
+    print(f"per watcher/duel  {together['watcher_bytes']:8.0f} B   (to reach: <= 200 B)")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--phones", type=int, default=200, help="duelling phones (pairs)")
+    parser.add_argument(
+        "--per-game",
+        type=int,
+        default=2,
+        help="duelling phones per game (2: a game per pair; 200: one big game)",
+    )
+    parser.add_argument("--one-game", action="store_true", help="every phone in one game")
+    parser.add_argument(
+        "--watchers",
+        type=int,
+        default=None,
+        help="connected players who only watch (default 0; 800 with --compare)",
+    )
+    parser.add_argument("--seconds", type=float, default=10)
+    parser.add_argument(
+        "--compare",
+        action="store_true",
+        help="the pairs in games of two, then in one game with the watchers; prints the ratios",
+    )
+    parser.add_argument(
+        "--database-url",
+        default=None,
+        help="default: a fresh SQLite file under bench/.data on this disk",
+    )
+    args = parser.parse_args()
+    if args.phones % 2 or args.per_game % 2:
+        parser.error("phones duel in pairs: --phones and --per-game are even")
+    watchers = args.watchers if args.watchers is not None else 800 * args.compare
+    (ROOT / "bench" / ".data").mkdir(exist_ok=True)
+    folder = Path(tempfile.mkdtemp(prefix="run-", dir=ROOT / "bench" / ".data"))
+    try:
+        runs = (
+            [Layout(args.phones, 2, 0, False), Layout(args.phones, 0, watchers, True)]
+            if args.compare
+            else [Layout(args.phones, args.per_game, watchers, args.one_game)]
+        )
+        results = []
+        for n, layout in enumerate(runs):
+            url = args.database_url or f"sqlite:///{folder / f'bench{n}.db'}"
+            results.append(measure(layout, args.seconds, url))
+            report(layout, results[-1], url)
+            print()
+        if args.compare:
+            compare(*results)
+        if not args.database_url:
+            raw = raw_insert_rate(folder)
+            print(f"raw SQLite durable single-event inserts/s {raw:8.0f}")
+            print(
+                "ratio commands/s / raw inserts/s          "
+                f"{results[-1]['commands_per_s'] / raw:8.2f}"
+            )
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 if __name__ == "__main__":
