@@ -155,7 +155,7 @@ const NOTHING = { long: null, shorts: [], instants: [], attacks: 0, defences: 0 
 // Why an action of this length no longer fits the round (the server's code), or null.
 // `done` is fight.actions[id] of the view (its `long` says "attack" once it attacked).
 export function refusal(done = NOTHING, action, length) {
-  const busy = done.long !== null || done.attacks > 0;
+  const busy = done.long != null || done.attacks > 0;
   if (length === "long" && (busy || done.shorts.length)) return "no_action_left";
   if (length === "short" && (busy || done.shorts.length >= 2)) return "no_action_left";
   if (action === "short_move" && done.instants.includes("short_move")) return "already_moved";
@@ -163,7 +163,7 @@ export function refusal(done = NOTHING, action, length) {
 }
 
 export function attackRefusal(done = NOTHING, attacksPerRound = 1) {
-  if ((done.long !== null && done.long !== "attack") || done.shorts.length) return "no_action_left";
+  if ((done.long != null && done.long !== "attack") || done.shorts.length) return "no_action_left";
   if (done.attacks >= attacksPerRound) return "no_attack_left";
   return null;
 }

@@ -135,7 +135,7 @@ function roundBleeding(game) {
 function budgetSummary(done, c, fight) {
   const surprised = fight.round === 1 && fight.surprised.includes(c.combatant_id);
   const longLeft = !refusal(done, "other", "long");
-  const shortsLeft = done && (done.long !== null || done.attacks) ? 0 : 2 - (done?.shorts.length ?? 0);
+  const shortsLeft = done && (done.long != null || done.attacks) ? 0 : 2 - (done?.shorts.length ?? 0);
   return h("div", { class: "budget", testid: "budget" },
     surprised && h("span", { class: "chip wait" }, t("dc.surprised_no_action")),
     h("span", { class: `chip ${longLeft ? "ok" : ""}` }, t(longLeft ? "dc.budget.long_free" : "dc.budget.long_used")),
