@@ -1,0 +1,111 @@
+"""The hub's queues: a phone that stops reading is resynced or cut off, never held in memory
+without bound, and never holds up the others."""
+
+import asyncio
+
+import orjson
+
+from server.hub import BEHIND, MESSAGES, Hub, Screen
+from server.patch import apply
+from server.rules.card_duel import RULESET
+from server.rules.card_duel.cards import CardSpec
+from server.rules.card_duel.commands import GrantCard
+from tests.rules.game import Game
+
+
+def granted(hub: Hub, game: Game, player_id: str, n: int) -> None:
+    """The organizer grants a card, and the hub shows it."""
+    card = CardSpec(title=f"Karta {n}", big=1, small=1, kind="stun", ranged=False)
+    before = game.state
+    events = game.run(game.organizer, GrantCard(player_id=player_id, card=card))
+    touched = RULESET.parts.touched(before, events)
+    hub.publish("g", RULESET, game.state, len(game.log), touched, game.now)
+
+
+async def test_a_phone_that_falls_behind_gets_one_whole_view_later() -> None:
+    game = Game()
+    anna = game.add("Anna")
+    hub, sent = Hub(), []
+
+    async def send(text: str) -> None:
+        sent.append(orjson.loads(text))
+
+    screen = Screen(anna, send)
+    hub.join("g", RULESET, game.state, len(game.log), screen)
+    screen.show(len(game.log), game.now)
+    for n in range(BEHIND * 3):  # the phone reads nothing meanwhile
+        granted(hub, game, anna.player_id, n)
+        if n == 2:
+            screen.post({"type": "ack", "command_id": "x", "seq": len(game.log)})
+    assert len(screen.outbox) <= BEHIND + 2  # bounded: the view, the patches, the ack
+    pump = asyncio.create_task(screen.pump())
+
+    async def three() -> None:
+        while len(sent) < 3:
+            await asyncio.sleep(0.01)
+
+    await asyncio.wait_for(three(), 5)
+    screen.closed = True
+    screen.ready.set()
+    await pump
+    # The patches gave way to one whole view, where the first of them stood: before the ack
+    # of a command they showed.
+    assert [m["type"] for m in sent] == ["view", "view", "ack"]
+    assert sent[1]["seq"] == len(game.log) and sent[1]["view"] == game.view(anna)
+
+
+async def test_patches_that_are_read_in_time_add_up_and_a_reader_that_never_reads_is_cut_off() -> (
+    None
+):
+    game = Game()
+    anna, bob = game.add("Anna"), game.add("Bob")
+    hub = Hub()
+    blocked = asyncio.Event()
+    got: list[dict[str, object]] = []
+    closed = asyncio.Event()
+
+    async def stalled(text: str) -> None:
+        await blocked.wait()  # a phone whose TCP window stays shut
+
+    async def reading(text: str) -> None:
+        got.append(orjson.loads(text))
+
+    async def close() -> None:
+        closed.set()
+
+    slow, fast = Screen(anna, stalled, close), Screen(bob, reading)
+    for screen in (slow, fast):
+        hub.join("g", RULESET, game.state, len(game.log), screen)
+        screen.show(len(game.log), game.now)
+    pumps = [asyncio.create_task(s.pump()) for s in (slow, fast)]
+    for n in range(40):
+        for who in (anna, bob):
+            granted(hub, game, who.player_id, n)
+        await asyncio.sleep(0)
+
+    async def all_read() -> None:
+        while not got or got[-1]["seq"] != len(game.log):
+            await asyncio.sleep(0.01)
+
+    await asyncio.wait_for(all_read(), 5)
+    # The reading phone got every change in time, as patches that add up to its view.
+    held = got[0]["view"]
+    for message in got[1:]:
+        assert message["type"] == "patch"
+        held = apply(held, message["patch"])
+
+    def bare(view: dict[str, object]) -> dict[str, object]:  # null and missing are the same
+        return {k: v for k, v in view.items() if v is not None}
+
+    assert bare(held) == bare(game.view(bob))
+    # The stalled one holds a bounded queue, and is cut off once its answers pile up.
+    assert len(slow.outbox) <= BEHIND + 1
+    for n in range(MESSAGES + 1):
+        slow.post({"type": "pong", "server_time": str(n)})
+    blocked.set()
+    await asyncio.wait_for(closed.wait(), 5)
+    assert slow.cut_off
+    for screen in (slow, fast):
+        screen.closed = True
+        screen.ready.set()
+    await asyncio.gather(*pumps)
