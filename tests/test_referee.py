@@ -157,14 +157,14 @@ async def test_a_phone_on_one_server_sees_what_another_server_wrote(
     table = await two.table(game_id)  # Bob's phone is connected to the second server
     screen = Screen(table.member(bob.player_id), send)
     pump = asyncio.create_task(screen.pump())
-    two.hub.join(game_id, screen)
+    two.hub.join(game_id, table.ruleset, table.committed_state, table.committed_seq, screen)
     answer = await one.execute(game_id, anna, "c1", Challenge(target=bob.code))
     for _ in range(100):
         if shown and shown[-1]["seq"] == answer.seq:
             break
         await asyncio.sleep(0.05)
     assert shown[-1]["seq"] == answer.seq
-    assert shown[-1]["view"]["duel"]["opponent"]["player_id"] == anna.player_id
+    assert shown[-1]["patch"]["duel"]["opponent"]["player_id"] == anna.player_id
     # The second server now decides against the caught-up state: no conflict, no reload.
     again = await two.execute(
         game_id, organizer, "g1", GrantItem(player_id=bob.player_id, item="crossbow")
