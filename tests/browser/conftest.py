@@ -33,7 +33,8 @@ def pytest_terminal_summary(terminalreporter: Any) -> None:
     if SCREENSHOTS.is_dir() and any(SCREENSHOTS.iterdir()):
         terminalreporter.write_line(f"browser screenshots: {SCREENSHOTS}")
         for folder in sorted(d for d in SCREENSHOTS.iterdir() if d.is_dir()):
-            terminalreporter.write_line(f"browser screenshots, {folder.name} px wide: {folder}")
+            what = f"{folder.name} px wide" if folder.name.isdigit() else folder.name
+            terminalreporter.write_line(f"browser screenshots, {what}: {folder}")
 
 
 @pytest.fixture(scope="session")

@@ -1,5 +1,6 @@
 """What every ruleset shares: many players added in one command join as if added one by one."""
 
+import orjson
 import pytest
 
 from server.rules import RULESETS
@@ -44,3 +45,16 @@ def test_a_list_that_breaks_a_rule_is_refused_whole() -> None:
     with pytest.raises(RuleError) as refused:
         decide_each(camp.ruleset, camp.state, too_many, ctx)
     assert refused.value.code == "team_full"
+
+
+def test_a_players_first_view_stays_small_in_a_game_of_five_thousand() -> None:
+    game = lobby("card-duel")
+    many = [AddPlayer(name=f"Hráč {n}") for n in range(5_000)]
+    ctx = Context(now=game.now, actor=game.organizer, seq=len(game.log) + 1, seed=game.seed)
+    for event in decide_each(game.ruleset, game.state, many, ctx):
+        game.state = game.ruleset.evolve(game.state, event)
+        game.log.append(event)
+    someone = game.member(game.log[-1].data["player_id"])
+    shown = orjson.dumps(game.view(someone))
+    assert len(shown) < 4_096, len(shown)  # no roster: the directory has the 5,000 names
+    assert len(game.view(game.organizer)["players"]) == 5_000  # keyed by id, for the console
