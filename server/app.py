@@ -1,6 +1,7 @@
 """The ASGI application: routes, the PWA's files, and the services behind them."""
 
 import asyncio
+import re
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -8,7 +9,9 @@ from pathlib import Path
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.middleware.gzip import GZipMiddleware
-from starlette.routing import Route, WebSocketRoute
+from starlette.routing import BaseRoute, Route
+from starlette.types import Receive, Scope, Send
+from starlette.websockets import WebSocket
 
 from server import api, migrate
 from server.errors import HANDLERS
@@ -21,6 +24,23 @@ from server.sockets import game_socket
 from server.store import Store
 
 PWA = Path(__file__).resolve().parent.parent / "pwa"
+
+
+SOCKET = re.compile(r"/ws/games/(?P<gid>[^/]+)")
+
+
+class Server(Starlette):
+    """Starlette, but a game's WebSocket goes straight to its handler: a socket lives for hours,
+    and every middleware and router layer it passed would keep a frame for all that time (a few
+    KiB a socket) and add a hop to every message it is sent."""
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "websocket" and (found := SOCKET.fullmatch(scope["path"])):
+            scope["app"] = self
+            scope["path_params"] = {"gid": found["gid"]}
+            await game_socket(WebSocket(scope, receive, send))
+            return
+        await super().__call__(scope, receive, send)
 
 
 def create_app(
@@ -47,7 +67,7 @@ def create_app(
             await referee.stop()
             await store.close()
 
-    routes = [
+    routes: list[BaseRoute] = [
         Route("/healthz", api.healthz),
         Route("/api/openapi.json", openapi),
         Route("/api/rulesets", api.rulesets),
@@ -60,14 +80,13 @@ def create_app(
         Route("/api/games/{gid}/events", api.events),
         Route("/api/games/{gid}/invites", api.invites),
         Route("/api/games/{gid}/replay", api.replay),
-        WebSocketRoute("/ws/games/{gid}", game_socket),
     ]
     if pwa.is_dir():  # a server without the PWA's files still serves the API
         routes.extend(Shell(pwa).routes())
     # The API's JSON answers are gzipped per request (the PWA's files come gzipped already);
     # WebSockets and already-encoded answers pass through untouched.
     middleware = [Middleware(GZipMiddleware, minimum_size=1000, compresslevel=6)]
-    app = Starlette(
+    app = Server(
         routes=routes, middleware=middleware, exception_handlers=HANDLERS, lifespan=lifespan
     )
     app.state.admin_token = admin_token

@@ -37,7 +37,24 @@ class Audience:
 
 
 class Screen:
-    """One connected WebSocket and the member it shows the game to."""
+    """One connected WebSocket and the member it shows the game to (thousands of them live for
+    hours: slots, and one future only while the pump waits)."""
+
+    __slots__ = (
+        "audience",
+        "close",
+        "closed",
+        "cut_off",
+        "member",
+        "outbox",
+        "patches",
+        "private",
+        "resync",
+        "send",
+        "seq",
+        "waiter",
+        "woken",
+    )
 
     def __init__(
         self,
@@ -54,9 +71,16 @@ class Screen:
         self.outbox: list[str] = []
         self.patches = 0  # of the outbox
         self.resync = False  # send a whole view instead of the patches dropped
-        self.ready = asyncio.Event()
+        self.waiter: asyncio.Future[None] | None = None
+        self.woken = False
         self.closed = False
         self.cut_off = False
+
+    def wake(self) -> None:
+        """Something is queued, or the screen closed: the pump goes round."""
+        self.woken = True
+        if self.waiter is not None and not self.waiter.done():
+            self.waiter.set_result(None)
 
     def view(self) -> Json:
         assert self.audience is not None
@@ -69,14 +93,14 @@ class Screen:
             self.cut_off = self.closed = True
         else:
             self.outbox.append(orjson.dumps(message).decode())
-        self.ready.set()
+        self.wake()
 
     def show(self, seq: int, now: int) -> None:
         """Queue the whole view as of `seq`."""
         message = {"type": "view", "seq": seq, "server_time": iso(now), "view": self.view()}
         self.outbox.append(orjson.dumps(message).decode())
         self.seq = seq
-        self.ready.set()
+        self.wake()
 
     def patch(self, seq: int, patch: str, now: int) -> None:
         """Queue a patch (already JSON) from the view the phone will hold to the one at `seq`."""
@@ -86,7 +110,7 @@ class Screen:
         if self.patches >= BEHIND:
             self.resync = True  # the patches waiting are dropped when the pump comes round
             self.seq = seq
-            self.ready.set()
+            self.wake()
             return
         self.outbox.append(
             f'{{"type":"patch","seq":{seq},"base":{self.seq},'
@@ -94,15 +118,25 @@ class Screen:
         )
         self.patches += 1
         self.seq = seq
-        self.ready.set()
+        self.wake()
+
+    async def flush(self) -> None:
+        """Send what is queued now (in a frame of its own: what was sent is not kept for the
+        hours the pump may wait next)."""
+        items, self.outbox, self.patches = self.outbox, [], 0
+        for item in items:
+            await self.send(item)
 
     async def pump(self) -> None:
         """Send what is queued, in order, until the screen closes."""
         while not self.closed:
-            await self.ready.wait()
+            if not self.woken:
+                self.waiter = asyncio.get_running_loop().create_future()
+                await self.waiter
+                self.waiter = None
             if self.cut_off:
                 break
-            self.ready.clear()
+            self.woken = False
             if self.resync:
                 # The patches waiting give way to one whole view, where the first of them stood
                 # (so that no ack comes before the view that shows its command); answers stay.
@@ -112,9 +146,7 @@ class Screen:
                 self.outbox = []
                 self.show(max(self.seq, self.audience.seq if self.audience else 0), now_ms())
                 self.outbox = [*answers[:first], *self.outbox, *answers[first:]]
-            items, self.outbox, self.patches = self.outbox, [], 0
-            for item in items:
-                await self.send(item)
+            await self.flush()
         if self.cut_off and self.close is not None:
             await self.close()
 
@@ -149,7 +181,7 @@ class Hub:
 
     def leave(self, game_id: str, screen: Screen) -> None:
         screen.closed = True
-        screen.ready.set()
+        screen.wake()
         audiences = self.audiences.get(game_id, {})
         audience = screen.audience
         if audience is not None and audiences.get(audience.key) is audience:

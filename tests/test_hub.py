@@ -46,7 +46,7 @@ async def test_a_phone_that_falls_behind_gets_one_whole_view_later() -> None:
 
     await asyncio.wait_for(three(), 5)
     screen.closed = True
-    screen.ready.set()
+    screen.wake()
     await pump
     # The patches gave way to one whole view, where the first of them stood: before the ack
     # of a command they showed.
@@ -107,5 +107,5 @@ async def test_patches_that_are_read_in_time_add_up_and_a_reader_that_never_read
     assert slow.cut_off
     for screen in (slow, fast):
         screen.closed = True
-        screen.ready.set()
+        screen.wake()
     await asyncio.gather(*pumps)
