@@ -31,6 +31,15 @@ def diff(old: Json, new: Json) -> Json:
     return patch
 
 
+def bare(value: Any) -> Any:
+    """A view as a patched one holds it: without the keys whose value is null."""
+    if isinstance(value, dict):
+        return {k: bare(v) for k, v in value.items() if v is not None}
+    if isinstance(value, list):
+        return [bare(v) for v in value]
+    return value
+
+
 def apply(target: Any, patch: Any) -> Any:
     """The result of applying `patch` to `target` (neither is changed)."""
     if not isinstance(patch, dict):

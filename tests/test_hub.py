@@ -6,7 +6,7 @@ import asyncio
 import orjson
 
 from server.hub import BEHIND, MESSAGES, Hub, Screen
-from server.patch import apply
+from server.patch import apply, bare
 from server.rules.card_duel import RULESET
 from server.rules.card_duel.cards import CardSpec
 from server.rules.card_duel.commands import GrantCard
@@ -93,9 +93,6 @@ async def test_patches_that_are_read_in_time_add_up_and_a_reader_that_never_read
     for message in got[1:]:
         assert message["type"] == "patch"
         held = apply(held, message["patch"])
-
-    def bare(view: dict[str, object]) -> dict[str, object]:  # null and missing are the same
-        return {k: v for k, v in view.items() if v is not None}
 
     assert bare(held) == bare(game.view(bob))
     # The stalled one holds a bounded queue, and is cut off once its answers pile up.

@@ -7,6 +7,7 @@ from typing import Any
 import httpx
 import pytest
 
+from server.patch import bare
 from server.replay import EVERY, PUBLIC, Film
 from server.rules import RULESETS
 from server.rules.core import Member
@@ -19,15 +20,6 @@ from tests.rules.game import Game as Table
 async def http(live_server: str) -> AsyncIterator[httpx.AsyncClient]:
     async with httpx.AsyncClient(base_url=live_server) as client:
         yield client
-
-
-def bare(value: Any) -> Any:
-    """A view as a phone holds it: a key that is null and a missing key are the same."""
-    if isinstance(value, dict):
-        return {k: bare(v) for k, v in value.items() if v is not None}
-    if isinstance(value, list):
-        return [bare(v) for v in value]
-    return value
 
 
 class Recorder(Phone):

@@ -9,6 +9,7 @@ from typing import Any
 from httpx import AsyncClient
 from playwright.async_api import Page, expect
 
+from server.patch import bare
 from tests.browser.helpers import (
     STUN_CARD,
     WOUND_CARD,
@@ -45,15 +46,6 @@ window.WebSocket = class extends NativeSocket {
 """
 
 
-def without_nulls(value: Any) -> Any:
-    """A view with its null members left out: a merge patch deletes a key it sets to null."""
-    if isinstance(value, dict):
-        return {k: without_nulls(v) for k, v in value.items() if v is not None}
-    if isinstance(value, list):
-        return [without_nulls(v) for v in value]
-    return value
-
-
 async def held(page: Page, token: str) -> dict[str, Any]:
     """The view the page holds (and keeps for an offline reload): {seq, server_time, view}."""
     cached: dict[str, Any] = await page.evaluate(
@@ -77,7 +69,7 @@ async def same_as_server(page: Page, api: AsyncClient, gid: str, token: str) -> 
             break
         await asyncio.sleep(0.05)
     assert have["seq"] == want["seq"]
-    assert without_nulls(have["view"]) == without_nulls(want["view"])
+    assert bare(have["view"]) == bare(want["view"])
 
 
 async def bulk_players(api: AsyncClient, gid: str, org: str, names: list[str]) -> list[Any]:

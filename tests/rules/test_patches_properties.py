@@ -15,20 +15,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from server.hub import Hub, Screen
-from server.patch import apply, diff
+from server.patch import apply, bare, diff
 from server.rules.core import Event, Json, Member
 from tests.rules.driver import Driver
 
 PROPERTIES = settings(max_examples=60, deadline=None)
-
-
-def bare(value: Any) -> Any:
-    """A view as a phone holds it: a key that is null and a missing key are the same."""
-    if isinstance(value, dict):
-        return {k: bare(v) for k, v in value.items() if v is not None}
-    if isinstance(value, list):
-        return [bare(v) for v in value]
-    return value
 
 
 def strings(value: Any) -> set[str]:

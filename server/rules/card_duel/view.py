@@ -3,7 +3,7 @@
 from server.clock import iso, iso_or_none
 from server.rules.card_duel.state import CardDuel, Duel, Fighter
 from server.rules.core import Event, Json, Member, mentioned
-from server.rules.roster import game_view, member_view
+from server.rules.roster import game_view, member_view, members_view
 
 
 def view(state: CardDuel, viewer: Member, now: int) -> Json:
@@ -31,7 +31,7 @@ def shared(state: CardDuel, audience: str, now: int) -> Json:
         }
         duels = (d for d in state.duels.values() if not d.expired(now))
         result["duels"] = {d.duel_id: duel_view(d) for d in duels}
-        result["members"] = {m.player_id: entry(m) for m in members.values()}
+        result["members"] = members_view(state.roster)
     return result
 
 
@@ -64,11 +64,6 @@ def touched(before: CardDuel, events: list[Event]) -> set[str] | None:
         if duel is not None:
             found.update(duel.players)
     return found
-
-
-def entry(member: Member) -> Json:
-    """A member as a keyed collection holds it: the key is the id."""
-    return {"name": member.name, "role": member.role, "team": member.team, "code": member.code}
 
 
 def status(fighter: Fighter) -> Json:

@@ -6,7 +6,7 @@ duellist the opponent's rank in the last duel they fought (the papers were shown
 
 from server.rules.core import Event, Json, Member, mentioned
 from server.rules.rank_bases.state import Duel, Part, Player, Raid, RankBases
-from server.rules.roster import game_view, member_view
+from server.rules.roster import game_view, member_view, members_view
 
 OPEN_RAID = ("awaiting_defenders", "won")
 
@@ -43,7 +43,7 @@ def shared(state: RankBases, audience: str, now: int) -> Json:
             }
             for p in state.players.values()
         }
-        result["members"] = {m.player_id: entry(m) for m in members.values()}
+        result["members"] = members_view(state.roster)
         result["stashes"] = {t: parts(b.stash) for t, b in state.bases.items()}
         result["piles"] = {
             t: {p.paper_id: {"player_id": p.player_id, "team_id": p.team_id} for p in b.pile}
@@ -108,11 +108,6 @@ def touched(before: RankBases, events: list[Event]) -> set[str] | None:
 
 def parts(hanging: tuple[Part, ...]) -> Json:
     return {p.part_id: {"team_id": p.team_id, "value": p.value} for p in hanging}
-
-
-def entry(member: Member) -> Json:
-    """A member as a keyed collection holds it: the key is the id."""
-    return {"name": member.name, "role": member.role, "team": member.team, "code": member.code}
 
 
 def winners(state: RankBases) -> list[str]:
