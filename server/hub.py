@@ -33,7 +33,9 @@ class Audience:
         self.key = key
         self.shared = shared
         self.seq = seq
-        self.screens: set[Screen] = set()
+        # by member: a change that touches a few members finds their screens without looking
+        # at everybody else's
+        self.screens: dict[str, set[Screen]] = {}
 
 
 class Screen:
@@ -95,11 +97,15 @@ class Screen:
             self.outbox.append(orjson.dumps(message).decode())
         self.wake()
 
+    def whole(self, seq: int, now: int) -> str:
+        """The whole view as of `seq`, as a message; the phone holds `seq` once it is sent."""
+        self.seq = seq
+        message = {"type": "view", "seq": seq, "server_time": iso(now), "view": self.view()}
+        return orjson.dumps(message).decode()
+
     def show(self, seq: int, now: int) -> None:
         """Queue the whole view as of `seq`."""
-        message = {"type": "view", "seq": seq, "server_time": iso(now), "view": self.view()}
-        self.outbox.append(orjson.dumps(message).decode())
-        self.seq = seq
+        self.outbox.append(self.whole(seq, now))
         self.wake()
 
     def patch(self, seq: int, patch: str, now: int) -> None:
@@ -143,9 +149,9 @@ class Screen:
                 first = next((n for n, m in enumerate(self.outbox) if m.startswith(PATCH)), 0)
                 answers = [m for m in self.outbox if not m.startswith(PATCH)]
                 self.resync = False
-                self.outbox = []
-                self.show(max(self.seq, self.audience.seq if self.audience else 0), now_ms())
-                self.outbox = [*answers[:first], *self.outbox, *answers[first:]]
+                assert self.audience is not None  # a screen is seated before it is sent anything
+                view = self.whole(self.audience.seq, now_ms())  # the audience's latest seq
+                self.outbox = [*answers[:first], view, *answers[first:]]
             await self.flush()
         if self.cut_off and self.close is not None:
             await self.close()
@@ -174,7 +180,7 @@ class Hub:
             audience = audiences[key] = Audience(key, sight.shared(state, key, now), seq)
         elif audience.seq != seq:  # the game moved on without a word to this audience yet
             self.refresh(audience, sight, state, seq, set(), now)
-        audience.screens.add(screen)
+        audience.screens.setdefault(screen.member.player_id, set()).add(screen)
         screen.audience = audience
         screen.private = sight.private(state, screen.member, now)
         screen.seq = seq
@@ -185,7 +191,10 @@ class Hub:
         audiences = self.audiences.get(game_id, {})
         audience = screen.audience
         if audience is not None and audiences.get(audience.key) is audience:
-            audience.screens.discard(screen)
+            mine = audience.screens.get(screen.member.player_id, set())
+            mine.discard(screen)
+            if not mine:
+                audience.screens.pop(screen.member.player_id, None)
             if not audience.screens:
                 del audiences[audience.key]
                 if not audiences:
@@ -225,13 +234,18 @@ class Hub:
         common = diff(audience.shared, shared)
         audience.shared, audience.seq = shared, seq
         text = orjson.dumps(common).decode() if common else None
-        for screen in audience.screens:
-            if touched is None or screen.member.player_id in touched:
-                private = sight.private(state, screen.member, now)
-                own = diff(screen.private, private)
-                screen.private = private
-                if own:
-                    screen.patch(seq, orjson.dumps({**common, **own}).decode(), now)
-                    continue
-            if text is not None:
-                screen.patch(seq, text, now)
+        if text is None and touched is not None:  # only the touched may have anything to hear
+            members = [audience.screens[p] for p in touched if p in audience.screens]
+        else:
+            members = list(audience.screens.values())
+        for screens in members:
+            for screen in screens:
+                if touched is None or screen.member.player_id in touched:
+                    private = sight.private(state, screen.member, now)
+                    own = diff(screen.private, private)
+                    screen.private = private
+                    if own:
+                        screen.patch(seq, orjson.dumps({**common, **own}).decode(), now)
+                        continue
+                if text is not None:
+                    screen.patch(seq, text, now)

@@ -21,7 +21,7 @@ from server.hub import Hub
 from server.models import GameRow
 from server.rules import RULESETS
 from server.rules.core import Command, Context, Event, Json, Member, RuleError, Ruleset, fold
-from server.rules.roster import AddPlayer, AddPlayers, decide_each, opening
+from server.rules.roster import AddPlayers, decide_each, opening
 from server.scribe import Scribe
 from server.store import Append, Conflict, Store, Unavailable
 from server.validation import invalid
@@ -203,12 +203,11 @@ class Referee:
             events = table.ruleset.decide(table.state, command, ctx)
         append = Append(table.game_id, table.seq, events, now, actor.player_id, command_id)
         touched = table.ruleset.parts.touched(table.state, events)
-        tokens = []
-        if isinstance(command, (AddPlayer, AddPlayers)):
-            for event in events:
-                if event.type == "player_joined":
-                    tokens.append(new_token())
-                    append.tokens.append((tokens[-1], event.data["player_id"]))
+        tokens = []  # every member who joins gets a token
+        for event in events:
+            if event.type == "player_joined":
+                tokens.append(new_token())
+                append.tokens.append((tokens[-1], event.data["player_id"]))
         for event in events:
             table.state = table.ruleset.evolve(table.state, event)
         table.seq += len(events)
