@@ -285,3 +285,14 @@ export function membersList(view, which) {
     h("h2", {}, t("members.title")),
     h("ul", {}, others.map((m) => h("li", {}, h("span", { class: "code-small" }, m.code ?? ""), " ", shownName(m.name, m.role), " · ", t(`role.${m.role}`)))));
 }
+
+// The head of a console's player row: name, code and the ruleset's chips; a tap opens the row.
+export function playerRowHead(app, p, open, ...chips) {
+  return h("button", {
+    class: "prow-head", testid: `player-open-${p.player_id}`, "aria-expanded": String(open),
+    onclick: () => app.set({ openRow: open ? null : p.player_id }),
+  },
+  h("span", { class: "pname" }, p.name),
+  h("span", { class: "code-small" }, p.code),
+  h("span", { class: "chips" }, ...chips));
+}

@@ -4,7 +4,7 @@ import { getLang, t } from "../i18n.js";
 import { formatLeft, inForce } from "../clock.js";
 import { countdown } from "../countdown.js";
 import { count, rows } from "../keyed.js";
-import { addMembers, gameControls, matchesFilter, membersList, playerFilter, seedSection } from "./common.js";
+import { addMembers, gameControls, matchesFilter, membersList, playerFilter, playerRowHead, seedSection } from "./common.js";
 
 const KINDS = ["stun", "wound", "escape", "death"];
 const ROLES = ["player", "organizer", "spectator"];
@@ -155,13 +155,7 @@ function playersTable(app, game) {
 
 function playerRow(app, game, { p, open, opponent, stunned, immune }) {
   return h("div", { class: `prow ${p.alive ? "" : "is-dead"}`, testid: `player-row-${p.player_id}` },
-    h("button", {
-      class: "prow-head", testid: `player-open-${p.player_id}`, "aria-expanded": String(open),
-      onclick: () => app.set({ openRow: open ? null : p.player_id }),
-    },
-    h("span", { class: "pname" }, p.name),
-    h("span", { class: "code-small" }, p.code),
-    h("span", { class: "chips" },
+    playerRowHead(app, p, open,
       p.alive ? null : h("span", { class: "chip dead", testid: `org-dead-${p.player_id}` }, t("state.dead")),
       p.wounded ? h("span", { class: "chip wound", testid: `org-wounded-${p.player_id}` }, t("state.wounded")) : null,
       stunned && h("span", { class: "chip stun" }, t("state.stunned"), " ",
@@ -170,7 +164,7 @@ function playerRow(app, game, { p, open, opponent, stunned, immune }) {
         countdown(p.immune_until, { testid: `org-immune-${p.player_id}` })),
       opponent && h("span", { class: "chip duel", testid: `org-duel-${p.player_id}` }, t("state.in_duel", { name: opponent })),
       (p.items || []).includes("crossbow") && h("span", { class: "chip" }, t("item.crossbow")),
-      p.alive && !p.wounded && !opponent && !stunned && !immune && h("span", { class: "chip ok" }, t("state.ok")))),
+      p.alive && !p.wounded && !opponent && !stunned && !immune && h("span", { class: "chip ok" }, t("state.ok"))),
     open && playerDetail(app, game, p));
 }
 

@@ -6,7 +6,7 @@ import { errorText, getLang, t } from "../i18n.js";
 import { api } from "../api.js";
 import { count, rows } from "../keyed.js";
 import { isOut, rankName, setupProblems, teamColor, teamName, teams } from "../ranks.js";
-import { addMembers, gameControls, matchesFilter, membersList, playerFilter, seedSection } from "./common.js";
+import { addMembers, gameControls, matchesFilter, membersList, playerFilter, playerRowHead, seedSection } from "./common.js";
 import { carryingText, partsList, rankSelect, sending, teamBadge } from "./rank_common.js";
 
 const ROLES = ["player", "leader", "organizer", "spectator"];
@@ -166,13 +166,7 @@ function playerRow(app, game, { p, lobby, open, raid }) {
   const view = game.view;
   const rank = p.rank == null ? t("rank.none") : `${p.rank} · ${rankName(view, p.rank)}`;
   return h("div", { class: `prow ${isOut(p) && !lobby ? "is-dead" : ""}`, testid: `player-row-${p.player_id}` },
-    h("button", {
-      class: "prow-head", testid: `player-open-${p.player_id}`, "aria-expanded": String(open),
-      onclick: () => app.set({ openRow: open ? null : p.player_id }),
-    },
-    h("span", { class: "pname" }, p.name),
-    h("span", { class: "code-small" }, p.code),
-    h("span", { class: "chips" },
+    playerRowHead(app, p, open,
       h("span", { class: "chip rank-chip", testid: `org-rank-${p.player_id}` }, rank),
       !lobby && (isOut(p)
         ? h("span", { class: "chip dead" }, t("status.out"))
@@ -180,7 +174,7 @@ function playerRow(app, game, { p, lobby, open, raid }) {
       h("span", { class: "chip" }, t("status.lives", { count: p.lives ?? 0 })),
       (p.carrying?.papers > 0 || p.carrying?.parts?.length > 0) && h("span", { class: "chip carry", testid: `org-carrying-${p.player_id}` }, t("carry.chip", { what: carryingText(view, p.carrying) })),
       p.duel_id && h("span", { class: "chip duel", testid: `org-duel-${p.player_id}` }, t("org.in_duel")),
-      raid && h("span", { class: "chip duel" }, t("org.in_raid", { team: teamName(view, raid) })))),
+      raid && h("span", { class: "chip duel" }, t("org.in_raid", { team: teamName(view, raid) }))),
     lobby && h("div", { class: "prow-detail" }, rankSelect(game, p)),
     !lobby && open && h("div", { class: "prow-detail" },
       h("label", {}, t("org.correct_rank"), rankSelect(game, p)),
