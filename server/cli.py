@@ -84,17 +84,15 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError as error:
         return fail(f"--forwarded-allow-ips: {error}")
     from server.app import create_app
+    from server.socket_protocol import OPTIONS as SOCKET_OPTIONS
 
     app = create_app(
         url, admin_token=args.admin_token, public_url=args.public_url, migrate_on_start=False
     )
-    # No permessage-deflate: a view is a few KiB, and compressing every one costs the server
-    # more CPU than the bytes it saves.
     config = uvicorn.Config(
         behind(app, proxies),
         log_level="warning",
-        ws_max_size=1024 * 1024,
-        ws_per_message_deflate=False,
+        **SOCKET_OPTIONS,
         proxy_headers=False,  # behind() applies them, the host included
         lifespan="on",
     )

@@ -6,9 +6,10 @@ audience's shared part once, turns what changed into one merge patch and seriali
 only the viewers the events touched get their private part computed again. A screen whose view
 did not change is sent nothing.
 
-A slow phone never holds up the others nor grows the server's memory: each screen has its own
-short queue; when it falls behind by more than a few patches they are dropped, and it gets one
-whole view when it reads again.
+A message goes out at once when nothing waits before it and the socket's transport takes it
+(no task switch per screen). A slow phone never holds up the others nor grows the server's
+memory: each screen has its own short queue; when it falls behind by more than a few patches
+they are dropped, and it gets one whole view when it reads again.
 """
 
 import asyncio
@@ -56,6 +57,7 @@ class Screen:
         "seq",
         "waiter",
         "woken",
+        "write",
     )
 
     def __init__(
@@ -63,10 +65,12 @@ class Screen:
         member: Member,
         send: Callable[[str], Awaitable[None]],
         close: Callable[[], Awaitable[None]] | None = None,
+        write: Callable[[str], bool] | None = None,
     ) -> None:
         self.member = member
         self.send = send
         self.close = close
+        self.write = write  # a message out now if the socket takes it (else it is queued)
         self.audience: Audience | None = None
         self.private: Json = {}
         self.seq = 0  # the seq of the view the phone holds once everything queued is sent
@@ -77,6 +81,23 @@ class Screen:
         self.woken = False
         self.closed = False
         self.cut_off = False
+
+    def deliver(self, message: str) -> bool:
+        """Write a message at once when nothing waits before it and the socket takes it (True);
+        else queue it for the pump."""
+        if (
+            self.write is None
+            or self.waiter is None  # the pump is sending, or not started
+            or self.woken
+            or self.outbox
+            or self.resync
+            or self.closed
+            or not self.write(message)
+        ):
+            self.outbox.append(message)
+            self.wake()
+            return False
+        return True
 
     def wake(self) -> None:
         """Something is queued, or the screen closed: the pump goes round."""
@@ -93,9 +114,9 @@ class Screen:
         off rather than kept in memory."""
         if len(self.outbox) >= MESSAGES:
             self.cut_off = self.closed = True
+            self.wake()
         else:
-            self.outbox.append(orjson.dumps(message).decode())
-        self.wake()
+            self.deliver(orjson.dumps(message).decode())
 
     def whole(self, seq: int, now: int) -> str:
         """The whole view as of `seq`, as a message; the phone holds `seq` once it is sent."""
@@ -104,12 +125,13 @@ class Screen:
         return orjson.dumps(message).decode()
 
     def show(self, seq: int, now: int) -> None:
-        """Queue the whole view as of `seq`."""
-        self.outbox.append(self.whole(seq, now))
-        self.wake()
+        """Send the whole view as of `seq`."""
+        self.deliver(self.whole(seq, now))
 
-    def patch(self, seq: int, patch: str, now: int) -> None:
-        """Queue a patch (already JSON) from the view the phone will hold to the one at `seq`."""
+    def patch(self, seq: int, patch: str, stamp: str, made: dict[int, str] | None = None) -> None:
+        """Queue a patch (already JSON) from the view the phone will hold to the one at `seq`;
+        `stamp` is the server time (ISO), `made` the same patch's messages by base, shared by
+        the screens that get it (most hold the same base: one string serves them all)."""
         if self.resync:
             self.seq = seq
             return
@@ -118,13 +140,17 @@ class Screen:
             self.seq = seq
             self.wake()
             return
-        self.outbox.append(
-            f'{{"type":"patch","seq":{seq},"base":{self.seq},'
-            f'"server_time":"{iso(now)}","patch":{patch}}}'
-        )
-        self.patches += 1
+        message = None if made is None else made.get(self.seq)
+        if message is None:
+            message = (
+                f'{{"type":"patch","seq":{seq},"base":{self.seq},'
+                f'"server_time":"{stamp}","patch":{patch}}}'
+            )
+            if made is not None:
+                made[self.seq] = message
         self.seq = seq
-        self.wake()
+        if not self.deliver(message):
+            self.patches += 1
 
     async def flush(self) -> None:
         """Send what is queued now (in a frame of its own: what was sent is not kept for the
@@ -234,6 +260,7 @@ class Hub:
         common = diff(audience.shared, shared)
         audience.shared, audience.seq = shared, seq
         text = orjson.dumps(common).decode() if common else None
+        stamp, made = iso(now), dict[int, str]()
         if text is None and touched is not None:  # only the touched may have anything to hear
             members = [audience.screens[p] for p in touched if p in audience.screens]
         else:
@@ -245,7 +272,7 @@ class Hub:
                     own = diff(screen.private, private)
                     screen.private = private
                     if own:
-                        screen.patch(seq, orjson.dumps({**common, **own}).decode(), now)
+                        screen.patch(seq, orjson.dumps({**common, **own}).decode(), stamp)
                         continue
                 if text is not None:
-                    screen.patch(seq, text, now)
+                    screen.patch(seq, text, stamp, made)

@@ -11,6 +11,7 @@ from server.errors import status
 from server.hub import Screen
 from server.referee import Referee
 from server.rules.core import Json, Member, RuleError
+from server.socket_protocol import WRITE
 from server.wire import MAX_BODY, parse_command, parse_json
 
 CLOSE_CODES = {401: 4401, 403: 4403, 404: 4404}
@@ -28,7 +29,8 @@ async def game_socket(websocket: WebSocket) -> None:
         )
         await websocket.close(code=CLOSE_CODES.get(status(error.code), 4400))
         return
-    screen = Screen(member, websocket.send_text, lambda: websocket.close(code=1008))
+    write = websocket.scope["extensions"].get(WRITE)  # under the server's own protocol
+    screen = Screen(member, websocket.send_text, lambda: websocket.close(code=1008), write)
     pump = asyncio.create_task(screen.pump())
     referee.hub.join(game_id, table.ruleset, table.committed_state, table.committed_seq, screen)
     after = websocket.query_params.get("after", "")

@@ -14,6 +14,7 @@ import uvicorn
 from sqlalchemy.engine import make_url
 
 from server.app import create_app
+from server.socket_protocol import OPTIONS as SOCKET_OPTIONS
 
 POSTGRES_URL = os.environ.get("BIJSE_TEST_POSTGRES_URL")
 
@@ -81,7 +82,7 @@ async def serve(database_url: str, port: int = 0, **options: Any) -> AsyncIterat
         host="127.0.0.1",
         port=port,
         log_level="warning",
-        ws_max_size=1024 * 1024,
+        **SOCKET_OPTIONS,
     )
     server = uvicorn.Server(config)
     task = asyncio.create_task(server.serve())

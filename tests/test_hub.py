@@ -106,3 +106,48 @@ async def test_patches_that_are_read_in_time_add_up_and_a_reader_that_never_read
         screen.closed = True
         screen.wake()
     await asyncio.gather(*pumps)
+
+
+async def test_an_idle_screen_writes_at_once_and_a_full_socket_queues_in_order() -> None:
+    game = Game()
+    anna = game.add("Anna")
+    hub, got = Hub(), []
+    takes = True  # the socket's transport takes more
+
+    def write(text: str) -> bool:
+        if takes:
+            got.append(("written", orjson.loads(text)))
+        return takes
+
+    async def send(text: str) -> None:
+        got.append(("sent", orjson.loads(text)))
+
+    screen = Screen(anna, send, write=write)
+    hub.join("g", RULESET, game.state, len(game.log), screen)
+    screen.show(len(game.log), game.now)  # before the pump runs: queued
+    pump = asyncio.create_task(screen.pump())
+
+    async def holding(n: int) -> None:
+        while len(got) < n:
+            await asyncio.sleep(0.01)
+
+    await asyncio.wait_for(holding(1), 5)
+    granted(hub, game, anna.player_id, 0)  # the pump waits, nothing queued: written at once
+    assert [how for how, _ in got] == ["sent", "written"]
+    takes = False  # the phone's TCP window is shut: what follows waits for the pump, in order
+    granted(hub, game, anna.player_id, 1)
+    screen.post({"type": "ack", "command_id": "x", "seq": len(game.log)})
+    takes = True
+    granted(hub, game, anna.player_id, 2)  # queued too: it may not pass what waits
+    await asyncio.wait_for(holding(5), 5)
+    assert [how for how, _ in got] == ["sent", "written", "sent", "sent", "sent"]
+    held, seq = got[0][1]["view"], got[0][1]["seq"]
+    for _, message in got[1:]:
+        if message["type"] == "patch":
+            assert message["base"] == seq  # each patch starts where the one before it ended
+            held, seq = apply(held, message["patch"]), message["seq"]
+    assert [m["type"] for _, m in got] == ["view", "patch", "patch", "ack", "patch"]
+    assert bare(held) == bare(game.view(anna))
+    screen.closed = True
+    screen.wake()
+    await pump
