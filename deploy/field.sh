@@ -106,8 +106,13 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 0' INT TERM
 
-.venv/bin/bijse serve --host 127.0.0.1 --port "$port" --public-url "$game_url" \
-  --database-url "$database" &
+# Phones on the LAN reach the server: only the organizer's admin key creates games. It is kept
+# in the state directory (readable by this user only) and handed to this laptop's browser in
+# the organizer link's fragment, which no request carries.
+admin_key_file="$state/admin-key"
+[ -s "$admin_key_file" ] || (umask 077 && .venv/bin/python -c 'import secrets; print(secrets.token_urlsafe(24))' >"$admin_key_file")
+BIJSE_ADMIN_TOKEN=$(cat "$admin_key_file") .venv/bin/bijse serve --host 127.0.0.1 --port "$port" \
+  --public-url "$game_url" --database-url "$database" &
 pids+=($!)
 # Caddy keeps its CA and certificates under XDG_DATA_HOME: in the state directory, not $HOME.
 caddy_env=(env XDG_DATA_HOME="$state/data" XDG_CONFIG_HOME="$state/config")
@@ -130,7 +135,7 @@ done
 
 echo
 echo "Bij se is ready in the field (names: ${names[*]})."
-echo "  Organizer, on this laptop:  $game_url/"
+echo "  Organizer, on this laptop:  $game_url/#/admin/$(cat "$admin_key_file")"
 echo "  Phones, first the CA:       $page_url/   (the QR below; Android and iOS steps there)"
 .venv/bin/python deploy/field_page.py qr "$page_url/"
 echo "Ctrl-C stops the server and Caddy. State (keep it: phones trust its CA): $state"

@@ -80,6 +80,10 @@ async def create_game(request: Request) -> Response:
     admin = request.app.state.admin_token
     if admin and bearer(request) != admin:
         raise RuleError("unauthorized", "this server creates games for its admin token only")
+    if not admin and not request.app.state.open_creation:
+        raise RuleError(
+            "unauthorized", "game creation is closed on this server (it needs an --admin-token)"
+        )
     body = validated(NewGame, await read_json(request))
     game_id, token = await referee(request).create_game(body.ruleset, body.name, body.config)
     return JSONResponse({"game_id": game_id, "organizer_token": token}, status_code=201)

@@ -15,6 +15,7 @@ from starlette.websockets import WebSocket
 
 from server import api, migrate
 from server.errors import HANDLERS
+from server.headers import SecurityHeaders
 from server.hub import Hub
 from server.openapi import openapi
 from server.referee import Referee
@@ -47,6 +48,7 @@ def create_app(
     database_url: str,
     *,
     admin_token: str | None = None,
+    open_creation: bool = True,
     public_url: str | None = None,
     migrate_on_start: bool = True,
     pwa: Path = PWA,
@@ -85,10 +87,14 @@ def create_app(
         routes.extend(Shell(pwa).routes())
     # The API's JSON answers are gzipped per request (the PWA's files come gzipped already);
     # WebSockets and already-encoded answers pass through untouched.
-    middleware = [Middleware(GZipMiddleware, minimum_size=1000, compresslevel=6)]
+    middleware = [
+        Middleware(SecurityHeaders),
+        Middleware(GZipMiddleware, minimum_size=1000, compresslevel=6),
+    ]
     app = Server(
         routes=routes, middleware=middleware, exception_handlers=HANDLERS, lifespan=lifespan
     )
     app.state.admin_token = admin_token
+    app.state.open_creation = open_creation  # without an admin token: anyone, or nobody
     app.state.public_url = public_url.rstrip("/") if public_url else None
     return app

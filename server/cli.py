@@ -3,10 +3,12 @@
 import argparse
 import asyncio
 import errno
+import ipaddress
 import os
 import socket
 import sys
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import orjson
 import uvicorn
@@ -29,6 +31,12 @@ def main(argv: list[str] | None = None) -> int:
         "--admin-token",
         default=os.environ.get("BIJSE_ADMIN_TOKEN"),
         help="only this token may create games",
+    )
+    serve.add_argument(
+        "--open-creation",
+        action="store_true",
+        default=os.environ.get("BIJSE_OPEN_CREATION", "") not in ("", "0", "off"),
+        help="let anyone create games even where the server is reachable beyond this machine",
     )
     serve.add_argument(
         "--public-url",
@@ -86,8 +94,15 @@ def main(argv: list[str] | None = None) -> int:
     from server.app import create_app
     from server.socket_protocol import OPTIONS as SOCKET_OPTIONS
 
+    creation = "open" if args.open_creation or not reachable(args.host, args.public_url) else None
+    if args.admin_token:
+        creation = "admin"
     app = create_app(
-        url, admin_token=args.admin_token, public_url=args.public_url, migrate_on_start=False
+        url,
+        admin_token=args.admin_token,
+        open_creation=creation == "open",
+        public_url=args.public_url,
+        migrate_on_start=False,
     )
     config = uvicorn.Config(
         behind(app, proxies),
@@ -98,8 +113,32 @@ def main(argv: list[str] | None = None) -> int:
     )
     server = uvicorn.Server(config)
     print(f"Bij se serves http://{args.host}:{listener.getsockname()[1]} from {url}", flush=True)
+    if creation is None:
+        print(
+            "Game creation is closed: this server is reachable beyond this machine. Give it "
+            "--admin-token (only that token creates games) or --open-creation.",
+            flush=True,
+        )
     server.run(sockets=[listener])
     return 0
+
+
+def reachable(host: str, public_url: str | None) -> bool:
+    """Whether phones beyond this machine reach the server: bound to a non-loopback address,
+    or published at a public URL (behind a proxy on this machine)."""
+    hosts = [host]
+    if public_url:
+        hosts.append(urlsplit(public_url).hostname or "")
+    return not all(loopback(name) for name in hosts)
+
+
+def loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False  # a name: assume others resolve it too
 
 
 async def archive_command(args: argparse.Namespace, url: str) -> int:

@@ -4,6 +4,7 @@ from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
+from server.limits import RateLimited
 from server.rules.core import RuleError
 
 STATUS = {
@@ -13,6 +14,7 @@ STATUS = {
     "method_not_allowed": 405,
     "too_large": 413,
     "invalid": 422,
+    "rate_limited": 429,
     "unavailable": 503,
 }
 HTTP_CODES = {404: "not_found", 405: "method_not_allowed", 413: "too_large"}
@@ -31,7 +33,10 @@ def error_response(code: str, message: str, status_code: int | None = None) -> J
 
 async def rule_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, RuleError)
-    return error_response(exc.code, exc.message)
+    response = error_response(exc.code, exc.message)
+    if isinstance(exc, RateLimited):
+        response.headers["Retry-After"] = str(exc.retry_after)
+    return response
 
 
 async def http_error(request: Request, exc: Exception) -> Response:

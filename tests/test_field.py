@@ -141,7 +141,8 @@ async def test_field_script_serves_https_from_its_own_ca_and_a_page_to_trust_it(
     port, http_port, https_port = free_port(), free_port(), free_port()
     async with field_script(tmp_path / "state", port, http_port, https_port) as output:
         game_url, page_url = f"https://{NAME}:{https_port}", f"http://{NAME}:{http_port}"
-        assert f"Organizer, on this laptop:  {game_url}/" in output
+        key = (tmp_path / "state" / "admin-key").read_text().strip()
+        assert f"Organizer, on this laptop:  {game_url}/#/admin/{key}" in output
         assert f"{page_url}/" in output and "█" in output  # the phones' page, and its QR
         assert "installing" not in output  # everything is there already: no apt
 
@@ -172,6 +173,13 @@ async def test_field_script_serves_https_from_its_own_ca_and_a_page_to_trust_it(
         async with via_name(ca) as client:
             answer = await client.get(f"{game_url}/api/join-origin")
             assert answer.json() == {"join_origin": game_url}  # --public-url from the script
+            # Phones on the LAN reach it: only the organizer's admin key creates games.
+            game = {"ruleset": "card-duel", "name": "Les"}
+            refused = await client.post(f"{game_url}/api/games", json=game)
+            assert refused.status_code == 401
+            auth = {"Authorization": f"Bearer {key}"}
+            made = await client.post(f"{game_url}/api/games", json=game, headers=auth)
+            assert made.status_code == 201
             by_address = await client.get(f"https://127.0.0.1:{https_port}/healthz")
             assert by_address.json() == {"ok": True}
     async with httpx.AsyncClient() as client:  # Ctrl-C stopped the server too

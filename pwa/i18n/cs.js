@@ -262,6 +262,8 @@ export default {
   "create.pick_timeout_s": "Limit na výběr (s)",
   "create.none": "bez limitu",
   "create.submit": "Založit hru",
+  "create.admin_key": "Klíč správce serveru",
+  "create.admin_needed": "Tento server zakládá hry jen s klíčem správce: zadejte ho.",
 
   "role.player": "hráč",
   "role.leader": "velitel",

@@ -230,6 +230,8 @@ export default {
   "create.pick_timeout_s": "Pick time limit (s)",
   "create.none": "none",
   "create.submit": "Create game",
+  "create.admin_key": "Server admin key",
+  "create.admin_needed": "This server creates games only with its admin key: enter it.",
 
   "role.player": "player",
   "role.leader": "leader",

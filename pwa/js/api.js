@@ -52,7 +52,7 @@ async function request(method, path, options) {
 const game = (gid) => `/api/games/${encodeURIComponent(gid)}`;
 
 export const api = {
-  createGame: (body) => request("POST", "/api/games", { body }),
+  createGame: (body, token = null) => request("POST", "/api/games", { body, token }),
   addPlayer: (gid, token, body) => request("POST", `${game(gid)}/players`, { token, body }),
   addPlayers: (gid, token, players, commandId) =>
     request("POST", `${game(gid)}/players`, { token, body: { players, command_id: commandId } }),

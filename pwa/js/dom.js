@@ -19,6 +19,7 @@ export function h(tag, attrs, ...children) {
     if (HANDLERS.includes(key)) el[key] = value;
     else if (key === "testid") el.dataset.testid = value;
     else if (key === "value" || key === "checked") el[key] = value;
+    else if (key === "style") el.style.cssText = value; // CSSOM: the CSP forbids style="" in markup
     else el.setAttribute(key, value === true ? "" : value);
   }
   append(el, children);
@@ -97,7 +98,10 @@ function patch(old, next) {
     return;
   }
   for (const attr of [...old.attributes]) if (!next.hasAttribute(attr.name)) old.removeAttribute(attr.name);
-  for (const attr of [...next.attributes]) if (old.getAttribute(attr.name) !== attr.value) old.setAttribute(attr.name, attr.value);
+  for (const attr of [...next.attributes]) {
+    if (attr.name === "style") { if (old.style.cssText !== next.style.cssText) old.style.cssText = next.style.cssText; }
+    else if (old.getAttribute(attr.name) !== attr.value) old.setAttribute(attr.name, attr.value);
+  }
   for (const name of HANDLERS) if (old[name] !== next[name]) old[name] = next[name];
   if (next.keyedItems) patchKeyed(old, next.keyedItems);
   else patchChildren(old, [...next.childNodes]);

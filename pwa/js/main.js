@@ -3,7 +3,7 @@
 import { h, mount } from "./dom.js";
 import { t } from "./i18n.js";
 import { Game } from "./game.js";
-import { current, saveSession, setCurrent } from "./session.js";
+import { current, saveAdminKey, saveSession, setCurrent } from "./session.js";
 import { keepAwake, unlockSoundOnFirstTap } from "./alerts.js";
 import { startTicker } from "./countdown.js";
 import { onChange as onClockChange } from "./clock.js";
@@ -57,6 +57,11 @@ function route() {
     const next = parts[0] === "board" ? "#/board" : "#/";
     history.replaceState(null, "", `${location.pathname}${location.search}${next}`);
     page = parts[0] === "board" ? "board" : "game";
+  } else if (parts[0] === "admin" && parts[1]) {
+    // #/admin/<key>: this server creates games for its admin key only; keep it out of history.
+    saveAdminKey(parts[1]);
+    history.replaceState(null, "", `${location.pathname}${location.search}#/games`);
+    page = "games";
   } else if (parts[0] === "board") {
     page = "board";
   } else if (parts[0] === "replay") {

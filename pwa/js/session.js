@@ -52,3 +52,11 @@ export function seenReveal(duelId) {
 export function markRevealSeen(duelId) {
   localStorage.setItem("bijse.seen", JSON.stringify([duelId, ...read("bijse.seen", [])].slice(0, 50)));
 }
+
+// The server's admin key, where it creates games for that key only (#/admin/<key> or typed in).
+const ADMIN = "bijse.admin";
+export const adminKey = () => localStorage.getItem(ADMIN);
+export function saveAdminKey(key) {
+  if (key) localStorage.setItem(ADMIN, key);
+  else localStorage.removeItem(ADMIN);
+}

@@ -13,7 +13,13 @@ from typing import Any
 
 import httpx
 import pytest
-from playwright.async_api import Browser, BrowserContext, Playwright, async_playwright
+from playwright.async_api import (
+    Browser,
+    BrowserContext,
+    ConsoleMessage,
+    Playwright,
+    async_playwright,
+)
 
 from tests.browser.helpers import SCREENSHOTS, Phone
 
@@ -58,12 +64,18 @@ async def browser(pw: Playwright) -> AsyncIterator[Browser]:
 async def phones(pw: Playwright, browser: Browser, base_url: str) -> AsyncIterator[Phone]:
     """A factory of phone-sized browser contexts (Pixel 7) on `base_url`; closed at the end."""
     contexts: list[BrowserContext] = []
+    refused: list[str] = []  # what the server's Content-Security-Policy blocked, on any page
+
+    def heard(message: ConsoleMessage) -> None:
+        if "Content Security Policy" in message.text:
+            refused.append(f"{message.page.url if message.page else '?'}: {message.text}")
 
     async def make(**options: Any) -> BrowserContext:
         context = await browser.new_context(
             **{**pw.devices["Pixel 7"], "base_url": base_url, **options}
         )
         context.set_default_timeout(10_000)
+        context.on("console", heard)
         contexts.append(context)
         return context
 
@@ -72,6 +84,7 @@ async def phones(pw: Playwright, browser: Browser, base_url: str) -> AsyncIterat
     finally:
         for context in contexts:
             await context.close()
+    assert not refused, "the PWA broke its own CSP:\n" + "\n".join(refused)
 
 
 @pytest.fixture

@@ -82,10 +82,12 @@ async def field(
     async with field_script(tmp / "state", port, http_port, https_port):
         ca = tmp / "state" / "data" / "caddy" / "pki" / "authorities" / "local" / "root.crt"
         async with trusting_browser(pw, ca, tmp / "home") as browser:
+            key = (tmp / "state" / "admin-key").read_text().strip()
             yield {
                 "browser": browser,
                 "server": f"http://127.0.0.1:{port}",
                 "https": f"https://{NAME}:{https_port}",
+                "admin": {"Authorization": f"Bearer {key}"},  # field.sh closes game creation
             }
 
 
@@ -93,7 +95,7 @@ async def test_phones_duel_over_https_through_the_field_proxy(
     pw: Playwright, field: dict[str, Any]
 ) -> None:
     async with (
-        httpx.AsyncClient(base_url=field["server"]) as api,
+        httpx.AsyncClient(base_url=field["server"], headers=field["admin"]) as api,
         phones(pw, field["browser"], field["https"]) as make,
     ):
         game = await new_game(api, ["Alice", "Bob"])
@@ -162,7 +164,7 @@ async def test_plain_http_on_a_lan_name_shows_the_banner_and_the_console_warns(
         await expect(warning).to_have_attribute("data-problem", "loopback")
         await expect(local.get_by_test_id("insecure-banner")).to_have_count(0)
         # Through the field proxy (https, its public address): no warning.
-        async with httpx.AsyncClient(base_url=field["server"]) as field_api:
+        async with httpx.AsyncClient(base_url=field["server"], headers=field["admin"]) as field_api:
             there = await new_game(field_api, [])
         proxied = await (await make(base_url=field["https"])).new_page()
         await proxied.goto(f"{field['https']}/#/join/{there['gid']}/{there['org']}")
@@ -180,7 +182,7 @@ async def test_two_instances_on_one_postgres_one_killed_mid_duel(
     servers = []
     try:
         for i, port in enumerate(ports):  # one after the other: the first one migrates
-            options = ("--public-url", origin)
+            options = ("--public-url", origin, "--open-creation")  # the test makes its games
             servers.append(await serve(port, postgres_url, tmp_path / f"s{i}.log", *options))
         async with (
             caddy(

@@ -2,7 +2,7 @@
 import { h } from "../dom.js";
 import { errorText, t } from "../i18n.js";
 import { api } from "../api.js";
-import { forget, saveSession, sessions, setCurrent } from "../session.js";
+import { adminKey, forget, saveAdminKey, saveSession, sessions, setCurrent } from "../session.js";
 import { rankConfig, rankDefaults, rankFields } from "./rank_create.js";
 import { diceConfig, diceFields } from "./dice_create.js";
 import { deckConfig, deckDefaults, deckFields } from "./deck_create.js";
@@ -56,14 +56,22 @@ function createForm(app) {
       const name = f.name.trim() || (f.ruleset === "rank-bases" ? t("ruleset.rank-bases") : t("home.default_name"));
       app.set({ creating: true });
       try {
-        const answer = await api.createGame({ ruleset: f.ruleset, name, config });
+        const key = f.admin_key?.trim() || adminKey();
+        const answer = await api.createGame({ ruleset: f.ruleset, name, config }, key);
+        if (f.admin_key?.trim()) saveAdminKey(f.admin_key.trim());
         saveSession({ game_id: answer.game_id, token: answer.organizer_token, game_name: name, role: "organizer" });
         setCurrent(answer.organizer_token);
         ui.create = null;
         location.hash = "#/";
         app.route();
       } catch (err) {
-        app.notify(errorText(err.code, err.message));
+        if (err.code === "unauthorized") {
+          ui.needsAdmin = true; // this server creates games for its admin key only
+          saveAdminKey(null);
+          app.notify(t("create.admin_needed"));
+        } else {
+          app.notify(errorText(err.code, err.message));
+        }
       } finally {
         app.set({ creating: false });
       }
@@ -80,5 +88,6 @@ function createForm(app) {
     field("pick_timeout_s", "config-pick-timeout-s", t("create.pick_timeout_s"), {
       type: "number", min: "1", inputmode: "numeric", placeholder: t("create.none"),
     })),
+  ui.needsAdmin ? field("admin_key", "admin-key", t("create.admin_key"), { type: "password", autocomplete: "off" }) : null,
   h("button", { type: "submit", class: "primary wide", testid: "create-game", disabled: Boolean(ui.creating) }, t("create.submit")));
 }
