@@ -9,6 +9,7 @@ states that are on disk.
 import asyncio
 import gc
 import secrets
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
@@ -27,6 +28,8 @@ from server.store import Append, Conflict, Store, Unavailable
 from server.validation import invalid
 
 RETRIES = 5
+IDLE_S = 600.0  # a game nobody has watched or played for this long leaves memory (not the log)
+SWEEP_S = 60.0
 
 
 @dataclass
@@ -44,6 +47,7 @@ class Table:
     inflight: dict[str, asyncio.Future[int]] = field(default_factory=dict)
     # seq -> the state, and the members whose views it changed, not yet on disk
     waiting: dict[int, tuple[Any, set[str] | None]] = field(default_factory=dict)
+    used: float = field(default_factory=time.monotonic)  # last asked for
 
     def member(self, player_id: str) -> Member:
         member: Member = self.committed_state.roster.members[player_id]
@@ -71,12 +75,28 @@ class Referee:
     async def start(self) -> None:
         self.scribe.start()
         self.listener = asyncio.create_task(self.store.backend.listen(self.heard))
+        self.sweeper = asyncio.create_task(self.sweep())
 
     async def stop(self) -> None:
-        self.listener.cancel()
-        with suppress(asyncio.CancelledError):
-            await self.listener
+        for task in (self.listener, self.sweeper):
+            task.cancel()
+            with suppress(asyncio.CancelledError):
+                await task
         await self.scribe.stop()
+
+    async def sweep(self) -> None:
+        while True:
+            await asyncio.sleep(SWEEP_S)
+            self.unload_idle(time.monotonic())
+
+    def unload_idle(self, now: float) -> None:
+        """Let go of the games nobody watches or plays (a game created and forgotten, or
+        thousands made by a script): the next use loads them from the log again."""
+        for game_id, table in list(self.tables.items()):
+            idle = now - table.used >= IDLE_S and not table.inflight and not table.waiting
+            if idle and game_id not in self.hub.audiences:
+                del self.tables[game_id]
+        self.tokens = {t: owner for t, owner in self.tokens.items() if owner[0] in self.tables}
 
     def heard(self, game_id: str | None, seq: int) -> None:
         """Another server wrote to a game (or anything may have been missed: `None`)."""
@@ -132,6 +152,7 @@ class Referee:
         """The game's table, loaded from the log once even when many ask at the same time."""
         table = self.tables.get(game_id)
         if table is not None:
+            table.used = time.monotonic()
             return table
         task = self.loading.get(game_id)
         if task is None:
