@@ -10,6 +10,7 @@ from starlette.responses import JSONResponse, Response
 
 from server import archive
 from server.clock import iso, now_ms
+from server.limits import Limits
 from server.referee import Referee, Table
 from server.replay import PUBLIC
 from server.rules import RULESETS
@@ -40,11 +41,28 @@ def validated(model: type[M], body: dict[str, Any]) -> M:
         raise invalid(error) from None
 
 
+def limits(request: Request) -> Limits:
+    found: Limits = request.app.state.limits
+    return found
+
+
+def address(request: Request) -> str:
+    """The phone's address (a trusted proxy's X-Forwarded-For: see server/forwarded.py)."""
+    return request.client.host if request.client else "unknown"
+
+
 async def seat(request: Request, *roles: str) -> tuple[Table, Member]:
-    table, member = await referee(request).seat(request.path_params["gid"], bearer(request))
+    table, member = await limits(request).authenticate(
+        address(request),
+        lambda: referee(request).seat(request.path_params["gid"], bearer(request)),
+    )
     if roles and member.role not in roles:
         raise RuleError("forbidden", f"only {' or '.join(roles)} may do this")
     return table, member
+
+
+def member_key(table: Table, member: Member) -> str:
+    return f"{table.game_id}/{member.player_id}"
 
 
 def join_origin(request: Request) -> str:
@@ -76,7 +94,7 @@ async def rulesets(request: Request) -> Response:
     )
 
 
-async def create_game(request: Request) -> Response:
+async def admit_creator(request: Request) -> None:
     admin = request.app.state.admin_token
     if admin and bearer(request) != admin:
         raise RuleError("unauthorized", "this server creates games for its admin token only")
@@ -84,6 +102,11 @@ async def create_game(request: Request) -> Response:
         raise RuleError(
             "unauthorized", "game creation is closed on this server (it needs an --admin-token)"
         )
+
+
+async def create_game(request: Request) -> Response:
+    await limits(request).authenticate(address(request), lambda: admit_creator(request))
+    limits(request).take("create_game", address(request), "new games from this address")
     body = validated(NewGame, await read_json(request))
     game_id, token = await referee(request).create_game(body.ruleset, body.name, body.config)
     return JSONResponse({"game_id": game_id, "organizer_token": token}, status_code=201)
@@ -93,6 +116,7 @@ async def add_player(request: Request) -> Response:
     """Adds a member, or with `{"players": [...]}` many at once (all or none); an optional
     `command_id` makes a retried request return the same ones."""
     table, organizer = await seat(request, "organizer")
+    limits(request).take("add_players", member_key(table, organizer), "additions of players")
     body = await read_json(request)
     cid = command_id(body) if "command_id" in body else None
     many = "players" in body
@@ -154,6 +178,7 @@ async def view(request: Request) -> Response:
 
 async def command(request: Request) -> Response:
     table, member = await seat(request)
+    limits(request).command(member_key(table, member), address(request))
     command_id, parsed = parse_command(table.ruleset, await read_json(request))
     answer = await referee(request).execute(table.game_id, member, command_id, parsed)
     return JSONResponse({"seq": answer.seq, "duplicate": answer.duplicate})

@@ -17,6 +17,7 @@ from server import api, migrate
 from server.errors import HANDLERS
 from server.headers import SecurityHeaders
 from server.hub import Hub
+from server.limits import Limits
 from server.openapi import openapi
 from server.referee import Referee
 from server.replay import Projector
@@ -49,6 +50,7 @@ def create_app(
     *,
     admin_token: str | None = None,
     open_creation: bool = True,
+    rate_limits: bool | None = None,
     public_url: str | None = None,
     migrate_on_start: bool = True,
     pwa: Path = PWA,
@@ -96,5 +98,6 @@ def create_app(
     )
     app.state.admin_token = admin_token
     app.state.open_creation = open_creation  # without an admin token: anyone, or nobody
+    app.state.limits = Limits(rate_limits)  # None: on unless BIJSE_RATE_LIMITS=off
     app.state.public_url = public_url.rstrip("/") if public_url else None
     return app

@@ -11,11 +11,13 @@ are wide; the per-token ones are what one phone or one organizer could need. `BI
 import math
 import os
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from typing import TypeVar
 
 from server.rules.core import RuleError
 
+T = TypeVar("T")
 KEYS = 10_000  # buckets kept per limit before the full (idle) ones are let go
 
 
@@ -114,6 +116,17 @@ class Limits:
     def command(self, member_key: str, address: str) -> None:
         self.take("command", member_key, "commands from this phone")
         self.take("address", address, "commands from this address")
+
+    async def authenticate(self, address: str, seat: Callable[[], Awaitable[T]]) -> T:
+        """`seat()` (who a token is), refused outright for an address that has failed too
+        often; an unknown token counts against its address."""
+        self.before_authenticating(address)
+        try:
+            return await seat()
+        except RuleError as error:
+            if error.code == "unauthorized":
+                self.failed_authentication(address)
+            raise
 
     def before_authenticating(self, address: str) -> None:
         """Refuse an address that has failed too often, before looking at its token."""

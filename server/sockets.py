@@ -9,24 +9,26 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from server.clock import iso, now_ms
 from server.errors import status
 from server.hub import Screen
+from server.limits import Limits, RateLimited
 from server.referee import Referee
 from server.rules.core import Json, Member, RuleError
 from server.socket_protocol import WRITE
 from server.wire import MAX_BODY, parse_command, parse_json
 
-CLOSE_CODES = {401: 4401, 403: 4403, 404: 4404}
+CLOSE_CODES = {401: 4401, 403: 4403, 404: 4404, 429: 4429}
 
 
 async def game_socket(websocket: WebSocket) -> None:
     referee: Referee = websocket.app.state.referee
     game_id = websocket.path_params["gid"]
     await websocket.accept()
+    limits: Limits = websocket.app.state.limits
+    address = websocket.client.host if websocket.client else "unknown"
     try:
-        table, member = await referee.seat(game_id, websocket.query_params.get("token"))
+        token = websocket.query_params.get("token")
+        table, member = await limits.authenticate(address, lambda: referee.seat(game_id, token))
     except RuleError as error:
-        await websocket.send_json(
-            {"type": "error", "command_id": None, "code": error.code, "message": error.message}
-        )
+        await websocket.send_json(refusal(None, error))
         await websocket.close(code=CLOSE_CODES.get(status(error.code), 4400))
         return
     write = websocket.scope["extensions"].get(WRITE)  # under the server's own protocol
@@ -41,7 +43,7 @@ async def game_socket(websocket: WebSocket) -> None:
             message = await websocket.receive()
             if message["type"] == "websocket.disconnect":
                 break
-            screen.post(await answer(referee, game_id, member, message))
+            screen.post(await answer(referee, limits, address, game_id, member, message))
     except WebSocketDisconnect:
         pass
     finally:
@@ -51,7 +53,21 @@ async def game_socket(websocket: WebSocket) -> None:
             await pump
 
 
-async def answer(referee: Referee, game_id: str, member: Member, message: Any) -> Json:
+def refusal(command_id: str | None, error: RuleError) -> Json:
+    message: Json = {
+        "type": "error",
+        "command_id": command_id,
+        "code": error.code,
+        "message": error.message,
+    }
+    if isinstance(error, RateLimited):
+        message["retry_after"] = error.retry_after
+    return message
+
+
+async def answer(
+    referee: Referee, limits: Limits, address: str, game_id: str, member: Member, message: Any
+) -> Json:
     command_id = None
     try:
         text = message.get("text")
@@ -71,18 +87,14 @@ async def answer(referee: Referee, game_id: str, member: Member, message: Any) -
         command_id = body.get("command_id") if isinstance(body.get("command_id"), str) else None
         if not isinstance(body.get("command"), dict):
             raise RuleError("invalid", "command: an object with the command's type and fields")
+        limits.command(f"{game_id}/{member.player_id}", address)
         table = await referee.table(game_id)
         command_id, command = parse_command(
             table.ruleset, {**body["command"], "command_id": body.get("command_id")}
         )
         result = await referee.execute(game_id, member, command_id, command)
     except RuleError as error:
-        return {
-            "type": "error",
-            "command_id": command_id,
-            "code": error.code,
-            "message": error.message,
-        }
+        return refusal(command_id, error)
     return {
         "type": "ack",
         "command_id": command_id,

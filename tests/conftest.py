@@ -78,7 +78,7 @@ async def serve(database_url: str, port: int = 0, **options: Any) -> AsyncIterat
     """A real uvicorn on a loopback port (a free one unless given) serving create_app(...)."""
     port = port or free_port()
     config = uvicorn.Config(
-        create_app(database_url, **options),
+        create_app(database_url, **{"rate_limits": False, **options}),  # on where a test says
         host="127.0.0.1",
         port=port,
         log_level="warning",

@@ -1,8 +1,20 @@
 """The rate limits' buckets, on a clock the test moves."""
 
+import json
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import httpx
 import pytest
+import websockets
 
 from server.limits import KEYS, RATES, Limit, Limits, Rate, RateLimited
+from tests.client import Game
+from tests.conftest import serve
+
+
+def bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
 
 
 class Clock:
@@ -71,3 +83,81 @@ def test_memory_stays_bounded_under_many_keys() -> None:
     for n in range(3 * KEYS):
         limit.take(f"10.{n}")  # every bucket busy: none refills in time
     assert len(limit.buckets) <= KEYS
+
+
+@pytest.fixture
+async def limited(tmp_path: Path) -> AsyncIterator[str]:
+    """A real server with the rate limits on, as `bijse serve` runs by default."""
+    async for url in serve(f"sqlite:///{tmp_path / 'limits.db'}", rate_limits=True):
+        yield url
+
+
+def refused(answer: httpx.Response) -> bool:
+    if answer.status_code != 429:
+        return False
+    assert answer.json()["error"]["code"] == "rate_limited"
+    assert int(answer.headers["retry-after"]) >= 1
+    return True
+
+
+async def test_creating_games_is_limited_per_address(limited: str) -> None:
+    async with httpx.AsyncClient(base_url=limited) as http:
+        game = {"ruleset": "card-duel", "name": "Les"}
+        answers = [await http.post("/api/games", json=game) for _ in range(12)]
+    assert [a.status_code for a in answers[:10]] == [201] * 10
+    assert all(refused(a) for a in answers[10:])
+    assert int(answers[-1].headers["retry-after"]) == 60
+
+
+async def test_unknown_tokens_close_the_address_then_even_a_good_token_waits(limited: str) -> None:
+    async with httpx.AsyncClient(base_url=limited) as http:
+        game = await Game.create(http)
+        guesses = [
+            await http.get(f"/api/games/{game.game_id}/view", headers=bearer(f"guess-{n}"))
+            for n in range(RATES["auth_failure"].burst + 2)
+        ]
+        good = await http.get(f"/api/games/{game.game_id}/view", headers=bearer(game.organizer))
+        async with websockets.connect(
+            f"{limited.replace('http', 'ws', 1)}/ws/games/{game.game_id}?token={game.organizer}"
+        ) as ws:
+            message = json.loads(await ws.recv())
+            with pytest.raises(websockets.ConnectionClosed):
+                await ws.recv()
+            assert ws.close_code == 4429
+    statuses = [g.status_code for g in guesses]
+    assert statuses[: RATES["auth_failure"].burst] == [401] * RATES["auth_failure"].burst
+    assert all(refused(g) for g in guesses[RATES["auth_failure"].burst :])
+    assert refused(good)
+    assert message["type"] == "error" and message["code"] == "rate_limited"
+    assert message["retry_after"] >= 1
+
+
+async def test_commands_are_limited_per_phone_over_http_and_websocket(limited: str) -> None:
+    async with httpx.AsyncClient(base_url=limited) as http:
+        game = await Game.create(http)
+        alice = await game.add("Alice")
+        burst = RATES["command"].burst
+        answers = [
+            await game.command(alice["token"], "challenge", target="NOPE")
+            for _ in range(burst + 1)
+        ]
+        assert 429 not in {a.status_code for a in answers[:burst]}  # refused by the rules
+        assert refused(answers[burst])
+        async with websockets.connect(
+            f"{limited.replace('http', 'ws', 1)}/ws/games/{game.game_id}?token={alice['token']}"
+        ) as ws:
+            await ws.recv()  # the view
+            await ws.send(
+                json.dumps(
+                    {
+                        "type": "command",
+                        "command_id": "over",
+                        "command": {"type": "challenge", "target": "NOPE"},
+                    }
+                )
+            )
+            message = json.loads(await ws.recv())
+            assert message["code"] == "rate_limited" and message["command_id"] == "over"
+            assert message["retry_after"] >= 1
+            await ws.send(json.dumps({"type": "ping"}))  # the socket stays open
+            assert json.loads(await ws.recv())["type"] == "pong"
