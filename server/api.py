@@ -10,6 +10,7 @@ from starlette.responses import JSONResponse, Response
 
 from server import archive
 from server.clock import iso, now_ms
+from server.forwarded import HOST
 from server.limits import Limits
 from server.referee import Referee, Table
 from server.replay import PUBLIC
@@ -69,7 +70,12 @@ def join_origin(request: Request) -> str:
     """Where join links point: --public-url, else the scheme and host this request came to (a
     trusted proxy's forwarded ones: see server/forwarded.py)."""
     public: str | None = request.app.state.public_url
-    return public or str(request.base_url).rstrip("/")
+    if public:
+        return public
+    host = request.headers.get("host")
+    if host is not None and not HOST.match(host):  # nothing that could smuggle a path in
+        raise RuleError("invalid", "Host: a host name or address and an optional port")
+    return str(request.base_url).rstrip("/")
 
 
 def join_url(request: Request, game_id: str, token: str) -> str:
