@@ -123,6 +123,7 @@ async def add_player(request: Request) -> Response:
     `command_id` makes a retried request return the same ones."""
     table, organizer = await seat(request, "organizer")
     limits(request).take("add_players", member_key(table, organizer), "additions of players")
+    join_origin(request)  # a Host that makes no link is refused before anybody is added
     body = await read_json(request)
     cid = command_id(body) if "command_id" in body else None
     many = "players" in body
