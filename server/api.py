@@ -15,7 +15,7 @@ from server.limits import Limits
 from server.referee import Referee, Table
 from server.replay import PUBLIC
 from server.rules import RULESETS
-from server.rules.core import Member, RuleError
+from server.rules.core import Json, Member, RuleError
 from server.rules.roster import AddPlayer, AddPlayers
 from server.validation import invalid
 from server.wire import bearer, command_id, parse_command, read_json
@@ -128,14 +128,11 @@ async def add_player(request: Request) -> Response:
     cid = command_id(body) if "command_id" in body else None
     many = "players" in body
     command = validated(AddPlayers, body) if many else validated(AddPlayer, body)
-    count = len(command.players) if isinstance(command, AddPlayers) else 1
     ref = referee(request)
     answer = await ref.execute(table.game_id, organizer, cid, command)
-    if answer.duplicate:  # each member's joining is one event, the command's last `count`
-        recorded = await ref.store.events(table.game_id, answer.seq - count, limit=count)
-        joined = [event.data for event in recorded]
-        tokens = await ref.store.tokens(table.game_id)
-        issued = [tokens[data["player_id"]] for data in joined]
+    if answer.duplicate:
+        wanted = command.players if isinstance(command, AddPlayers) else [command]
+        joined, issued = await rejoined(ref, table.game_id, cid, answer.seq, wanted)
     else:
         joined = [event.data for event in answer.events if event.type == "player_joined"]
         issued = answer.tokens
@@ -152,6 +149,21 @@ async def add_player(request: Request) -> Response:
         for data, token in zip(joined, issued, strict=True)
     ]
     return JSONResponse({"players": added} if many else added[0], status_code=201)
+
+
+async def rejoined(
+    ref: Referee, game_id: str, cid: str | None, seq: int, wanted: list[AddPlayer]
+) -> tuple[list[Json], list[str]]:
+    """The members a retried add joined, and their tokens, read back from the log. The command
+    the id names must have been this same add: its last events are these members, in order
+    (each member's joining is one event); any other command's id is refused."""
+    recorded = await ref.store.events(game_id, seq - len(wanted), limit=len(wanted))
+    joined = [event.data for event in recorded if event.type == "player_joined"]
+    asked = [(one.name.strip(), one.role, one.team) for one in wanted]
+    if [(data["name"], data["role"], data["team"]) for data in joined] != asked:
+        raise RuleError("command_id_reused", f"command_id {cid!r} belongs to another command")
+    tokens = await ref.store.tokens(game_id)
+    return joined, [tokens[data["player_id"]] for data in joined]
 
 
 async def directory(request: Request) -> Response:

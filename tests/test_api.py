@@ -314,3 +314,27 @@ async def test_the_directory_names_every_member_and_revalidates(game: Game) -> N
     fresh = await game.http.get(url, headers={**game.auth(anna["token"]), "If-None-Match": etag})
     assert fresh.status_code == 200 and len(fresh.json()["players"]) == 4
     error(await game.http.get(url), 401, "unauthorized")
+
+
+async def test_a_command_id_of_another_command_cannot_add_players(game: Game) -> None:
+    url = f"/api/games/{game.game_id}/players"
+    organizer = game.auth(game.organizer)
+    body = {"command_id": "taken", "type": "start_game"}
+    started = await game.http.post(
+        f"/api/games/{game.game_id}/commands", json=body, headers=organizer
+    )
+    assert started.status_code == 200, started.text
+    reused = await game.http.post(
+        url, json={"name": "Ida", "command_id": "taken"}, headers=organizer
+    )
+    assert "taken" in error(reused, 409, "command_id_reused")
+    # Another add's id: a different member, or a list where one was added, is not a retry.
+    await game.http.post(url, json={"name": "Jan", "command_id": "jan"}, headers=organizer)
+    other = await game.http.post(url, json={"name": "Kim", "command_id": "jan"}, headers=organizer)
+    error(other, 409, "command_id_reused")
+    listed = {"players": [{"name": "Jan"}, {"name": "Kim"}], "command_id": "jan"}
+    error(await game.http.post(url, json=listed, headers=organizer), 409, "command_id_reused")
+    again = await game.http.post(url, json={"name": "Jan", "command_id": "jan"}, headers=organizer)
+    assert again.status_code == 201 and again.json()["name"] == "Jan"
+    names = [m["name"] for m in (await game.view(game.organizer))["view"]["members"].values()]
+    assert names.count("Jan") == 1 and "Ida" not in names and "Kim" not in names
