@@ -18,7 +18,7 @@ from server.rules import RULESETS
 from server.rules.core import Json, Member, RuleError
 from server.rules.roster import AddPlayer, AddPlayers
 from server.validation import invalid
-from server.wire import bearer, command_id, parse_command, read_json
+from server.wire import bearer, command_id, parse_command, query_number, read_json
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -213,10 +213,8 @@ async def after_the_game(request: Request, what: str) -> tuple[Table, Member]:
 
 async def events(request: Request) -> Response:
     table, _ = await after_the_game(request, "log")
-    after = request.query_params.get("after", "0")
-    if not after.isdigit():
-        raise RuleError("invalid", "after: a whole number")
-    lines = await archive.export(referee(request).store, table.game_id, int(after))
+    after = query_number(request, "after", 0)
+    lines = await archive.export(referee(request).store, table.game_id, after)
     if "application/x-ndjson" in request.headers.get("accept", ""):
         body = b"".join(orjson.dumps(line) + b"\n" for line in lines)
         return Response(body, media_type="application/x-ndjson")
@@ -227,16 +225,13 @@ async def replay(request: Request) -> Response:
     """A view at any seq, as any member (or `public`) saw it then: organizer; everybody once the
     game has ended, like the log."""
     table, member = await after_the_game(request, "replay")
-    seq_text = request.query_params.get("seq", str(table.committed_seq))
-    if not seq_text.isdigit() or not 1 <= int(seq_text) <= table.committed_seq:
-        raise RuleError("invalid", f"seq: a whole number from 1 to {table.committed_seq}")
+    seq = query_number(request, "seq", table.committed_seq, 1, table.committed_seq)
     who = request.query_params.get("viewer", member.player_id)
     members = table.committed_state.roster.members
     if who != "public" and who not in members:
         raise RuleError("not_found", f"no member {who}")
     viewer = PUBLIC if who == "public" else members[who]
     film = await request.app.state.projector.film(table.game_id, table.ruleset, table.committed_seq)
-    seq = int(seq_text)
     return JSONResponse(
         {"seq": seq, "at": iso(film.log[seq - 1].at), "viewer": who, "view": film.view(seq, viewer)}
     )

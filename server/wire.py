@@ -10,6 +10,29 @@ from server.rules.core import Command, Json, RuleError, Ruleset
 from server.validation import invalid
 
 MAX_BODY = 64 * 1024  # a command is a few hundred bytes; a pasted list of names a few KiB
+MAX_SEQ = 2**31 - 1  # the events table's seq is a 32-bit integer on PostgreSQL
+
+
+def whole(text: str, low: int, high: int) -> int | None:
+    """`text` as a whole number from `low` to `high`, or None. ASCII digits only: str.isdigit
+    also takes "²", which int() refuses, and a bounded length keeps int() cheap."""
+    if not (0 < len(text) <= 20 and text.isascii() and text.isdigit()):
+        return None
+    value = int(text)
+    return value if low <= value <= high else None
+
+
+def query_number(
+    request: Request, name: str, default: int, low: int = 0, high: int = MAX_SEQ
+) -> int:
+    """A number in the query string; anything else is `invalid`, naming the parameter."""
+    text = request.query_params.get(name)
+    if text is None:
+        return default
+    value = whole(text, low, high)
+    if value is None:
+        raise RuleError("invalid", f"{name}: a whole number from {low} to {high}")
+    return value
 
 
 def parse_json(raw: bytes | str) -> Json:
@@ -26,7 +49,7 @@ def parse_json(raw: bytes | str) -> Json:
 
 async def read_json(request: Request) -> Json:
     length = request.headers.get("content-length", "0")
-    if not length.isdigit() or int(length) > MAX_BODY:
+    if whole(length, 0, MAX_BODY) is None:
         raise RuleError("too_large", f"the body is over {MAX_BODY} bytes")
     chunks, size = [], 0
     async for chunk in request.stream():

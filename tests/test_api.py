@@ -8,6 +8,7 @@ import orjson
 import pytest
 
 from tests.client import Game
+from tests.conftest import serve
 
 
 @pytest.fixture
@@ -338,3 +339,27 @@ async def test_a_command_id_of_another_command_cannot_add_players(game: Game) ->
     assert again.status_code == 201 and again.json()["name"] == "Jan"
     names = [m["name"] for m in (await game.view(game.organizer))["view"]["members"].values()]
     assert names.count("Jan") == 1 and "Ida" not in names and "Kim" not in names
+
+
+@pytest.fixture
+async def any_server(database_url: str) -> AsyncIterator[str]:
+    """A real server on each database in turn."""
+    async for url in serve(database_url):
+        yield url
+
+
+async def test_numbers_in_queries_are_ascii_digits_in_range(any_server: str) -> None:
+    async with httpx.AsyncClient(base_url=any_server) as http:
+        game = await Game.create(http)
+        organizer = game.auth(game.organizer)
+        events, replay = f"/api/games/{game.game_id}/events", f"/api/games/{game.game_id}/replay"
+        for after in ("²", "\u0661", "-1", "1.0", " 1", "", str(2**31), str(2**63), "9" * 400):
+            answer = await http.get(events, params={"after": after}, headers=organizer)
+            assert "after" in error(answer, 422, "invalid")
+        for seq in ("²", "0", "3", str(2**63), "x"):
+            answer = await http.get(replay, params={"seq": seq}, headers=organizer)
+            assert "seq" in error(answer, 422, "invalid")
+        past = await http.get(events, params={"after": 2**31 - 1}, headers=organizer)
+        assert past.status_code == 200 and past.json()["events"] == []
+        ok = await http.get(replay, params={"seq": "02"}, headers=organizer)
+        assert ok.status_code == 200 and ok.json()["seq"] == 2
