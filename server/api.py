@@ -2,11 +2,10 @@
 
 from typing import Any, TypeVar
 
-import orjson
 import segno
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import JSONResponse, Response, StreamingResponse
 
 from server import archive
 from server.clock import iso, now_ms
@@ -18,7 +17,7 @@ from server.rules import RULESETS
 from server.rules.core import Json, Member, RuleError
 from server.rules.roster import AddPlayer, AddPlayers
 from server.validation import invalid
-from server.wire import bearer, command_id, parse_command, query_number, read_json
+from server.wire import MAX_SEQ, bearer, command_id, parse_command, query_number, read_json
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -214,11 +213,11 @@ async def after_the_game(request: Request, what: str) -> tuple[Table, Member]:
 async def events(request: Request) -> Response:
     table, _ = await after_the_game(request, "log")
     after = query_number(request, "after", 0)
-    lines = await archive.export(referee(request).store, table.game_id, after)
+    limit = query_number(request, "limit", MAX_SEQ, 1)
+    pages = await archive.opened(referee(request).store, table.game_id, after, limit)
     if "application/x-ndjson" in request.headers.get("accept", ""):
-        body = b"".join(orjson.dumps(line) + b"\n" for line in lines)
-        return Response(body, media_type="application/x-ndjson")
-    return JSONResponse({"events": lines})
+        return StreamingResponse(archive.ndjson(pages), media_type="application/x-ndjson")
+    return StreamingResponse(archive.document(pages, limit), media_type="application/json")
 
 
 async def replay(request: Request) -> Response:

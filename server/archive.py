@@ -1,7 +1,10 @@
 """A game's log as a file: export it (NDJSON, hash-chained), import it into another database."""
 
 import secrets
+from collections.abc import AsyncIterator
 from typing import Any
+
+import orjson
 
 from server.clock import iso, parse_iso
 from server.models import GameRow
@@ -9,6 +12,9 @@ from server.rules import RULESETS
 from server.rules.core import Event, Json
 from server.store import Append, Store
 from server.verify import verify
+from server.wire import MAX_SEQ
+
+PAGE = 500  # events read and sent at a time: some milliseconds of work
 
 
 def line(game_id: str, recorded: Any) -> Json:
@@ -25,8 +31,56 @@ def line(game_id: str, recorded: Any) -> Json:
     }
 
 
+async def pages(
+    store: Store, game_id: str, after: int = 0, limit: int = MAX_SEQ
+) -> AsyncIterator[list[Json]]:
+    """The log after `after`, at most `limit` events, oldest first, read a page at a time: a
+    long log is never built whole, and the server answers others between two pages."""
+    while limit > 0:
+        page = await store.events(game_id, after, min(PAGE, limit))
+        if page:
+            yield [line(game_id, r) for r in page]
+        if len(page) < min(PAGE, limit):
+            return
+        after, limit = page[-1].seq, limit - len(page)
+
+
+async def opened(
+    store: Store, game_id: str, after: int = 0, limit: int = MAX_SEQ
+) -> AsyncIterator[list[Json]]:
+    """`pages`, the first of them read already: a database that fails does so before an
+    answer starts, and is answered with an error rather than a cut stream."""
+    log = pages(store, game_id, after, limit)
+    first: list[Json] = await anext(log, [])
+
+    async def all_pages() -> AsyncIterator[list[Json]]:
+        if first:
+            yield first
+        async for page in log:
+            yield page
+
+    return all_pages()
+
+
 async def export(store: Store, game_id: str, after: int = 0) -> list[Json]:
-    return [line(game_id, r) for r in await store.events(game_id, after)]
+    return [line async for page in pages(store, game_id, after) for line in page]
+
+
+async def ndjson(log: AsyncIterator[list[Json]]) -> AsyncIterator[bytes]:
+    """The lines as NDJSON, a page at a time."""
+    async for page in log:
+        yield b"".join(orjson.dumps(one) + b"\n" for one in page)
+
+
+async def document(log: AsyncIterator[list[Json]], limit: int) -> AsyncIterator[bytes]:
+    """`{"events": [...], "next"}` a page at a time. `next` is the `after` of the page that
+    follows when this one is full (`limit` events), else null: the log ends here."""
+    yield b'{"events":['
+    count, last = 0, None
+    async for page in log:
+        yield (b"," if count else b"") + b",".join(orjson.dumps(one) for one in page)
+        count, last = count + len(page), page[-1]["seq"]
+    yield b'],"next":' + orjson.dumps(last if count == limit else None) + b"}"
 
 
 class Refused(Exception):

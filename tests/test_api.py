@@ -1,5 +1,8 @@
 """The HTTP protocol against a real uvicorn: answers, and a clear 4xx for every bad input."""
 
+import asyncio
+import gc
+import time
 import uuid
 from collections.abc import AsyncIterator
 
@@ -7,6 +10,9 @@ import httpx
 import orjson
 import pytest
 
+from server.clock import iso, now_ms
+from server.rules.core import Event
+from server.store import Append, Store
 from tests.client import Game
 from tests.conftest import serve
 
@@ -363,3 +369,63 @@ async def test_numbers_in_queries_are_ascii_digits_in_range(any_server: str) -> 
         assert past.status_code == 200 and past.json()["events"] == []
         ok = await http.get(replay, params={"seq": "02"}, headers=organizer)
         assert ok.status_code == 200 and ok.json()["seq"] == 2
+
+
+async def long_log(database_url: str, game: Game, length: int) -> None:
+    """A long game's log, written to the store at once: 100 players joined, then stuns (cheap
+    to fold: the server loads the game from its log on its first request)."""
+    alphabet = "ACDEFGHJKMNPQRTUVWXY34679"
+    card = {"title": "Rána Ankh-Morporskou dýkou", "big": 2, "small": 3, "kind": "wound"}
+    events = []
+    for n in range(100):
+        seq = 3 + n
+        code = "".join(alphabet[n // len(alphabet) ** k % len(alphabet)] for k in range(4))
+        cards = [{"card_id": f"c{seq}.{k}", **card, "ranged": False} for k in (2, 3, 4)]
+        joined = {"player_id": f"p{seq}", "name": f"Hráč {n}", "role": "player", "team": None}
+        events.append(Event("player_joined", {**joined, "code": code, "cards": cards}))
+    for n in range(length - 102):
+        until = iso(now_ms() + n)
+        stun = {"duel_id": f"d{n}", "player_id": f"p{3 + n % 100}", "until": until}
+        events.append(Event("player_stunned", stun))
+    store = Store.open(database_url)
+    try:
+        await store.append([Append(game.game_id, 2, events, now_ms(), "p2")])
+    finally:
+        await store.close()
+
+
+async def test_a_long_log_comes_in_pages_and_holds_nobody_up(
+    database_url: str, any_server: str
+) -> None:
+    http = httpx.AsyncClient(base_url=any_server, timeout=30)
+    game = await Game.create(http)
+    await long_log(database_url, game, 10_000)
+    url, organizer = f"/api/games/{game.game_id}/events", game.auth(game.organizer)
+    await game.view(game.organizer)  # the game is loaded from its log first
+    # What is timed is the server's export, not a full collection of this test session's
+    # millions of objects (some 80 ms): they are set aside while it runs.
+    gc.freeze()
+    whole = asyncio.create_task(http.get(url, headers=organizer))
+    slowest = 0.0
+    while not whole.done():
+        started = time.perf_counter()
+        assert (await http.get("/healthz")).status_code == 200
+        slowest = max(slowest, time.perf_counter() - started)
+        await asyncio.sleep(0.005)  # a monitor's probes, not a loop that starves the readers
+    gc.unfreeze()
+    log = (await whole).json()["events"]
+    assert [e["seq"] for e in log] == list(range(1, 10_001))
+    assert slowest < 0.1, f"/healthz waited {slowest:.3f} s behind the export"
+    pages, after = [], 0
+    while after is not None:
+        page = await http.get(url, params={"after": after, "limit": 4000}, headers=organizer)
+        pages.extend(page.json()["events"])
+        after = page.json()["next"]
+    assert pages == log
+    ndjson = {**organizer, "Accept": "application/x-ndjson"}
+    lines = await http.get(url, params={"after": 9_000, "limit": 500}, headers=ndjson)
+    assert [orjson.loads(line) for line in lines.text.splitlines()] == log[9_000:9_500]
+    for limit in ("0", "-5", "x", str(2**31)):
+        answer = await http.get(url, params={"limit": limit}, headers=organizer)
+        assert "limit" in error(answer, 422, "invalid")
+    await http.aclose()
