@@ -165,21 +165,29 @@ async def rejoined(
     return joined, [tokens[data["player_id"]] for data in joined]
 
 
+async def players(request: Request) -> Response:
+    """One path, two methods: the directory (GET) and adding members (POST)."""
+    return await (directory if request.method in ("GET", "HEAD") else add_player)(request)
+
+
 async def directory(request: Request) -> Response:
     """The game's members, for any of its tokens: what views no longer carry. Members only
-    join, so their number is the directory's version."""
+    join, so their number is the directory's version (and a code's answer never changes)."""
     table, _ = await seat(request)
     members = table.committed_state.roster.members
     code = request.query_params.get("code")
-    etag = f'"{table.game_id}-{len(members)}{"-" + code.upper() if code else ""}"'
-    headers = {"ETag": etag, "Cache-Control": "private, no-cache"}
-    if etag in (tag.strip() for tag in request.headers.get("if-none-match", "").split(",")):
-        return Response(status_code=304, headers=headers)
     if code is None:
-        listed = members.values()
+        listed = list(members.values())
     else:
         found = table.committed_state.roster.find(code)
         listed = [] if found is None or found.player_id == code else [found]
+    # The tag names what was asked by the member found, not by the code as typed: a header
+    # holds latin-1 only, and the query may hold anything.
+    asked = "" if code is None else "-" + (listed[0].player_id if listed else "none")
+    etag = f'"{table.game_id}-{len(members)}{asked}"'
+    headers = {"ETag": etag, "Cache-Control": "private, no-cache"}
+    if etag in (tag.strip() for tag in request.headers.get("if-none-match", "").split(",")):
+        return Response(status_code=304, headers=headers)
     players = {
         m.player_id: {"name": m.name, "code": m.code, "role": m.role, "team_id": m.team}
         for m in listed
@@ -224,7 +232,9 @@ async def replay(request: Request) -> Response:
     """A view at any seq, as any member (or `public`) saw it then: organizer; everybody once the
     game has ended, like the log."""
     table, member = await after_the_game(request, "replay")
-    seq = query_number(request, "seq", table.committed_seq, 1, table.committed_seq)
+    seq = query_number(request, "seq", table.committed_seq, 1)
+    if seq > table.committed_seq:
+        raise RuleError("not_found", f"no event {seq}: the log ends at {table.committed_seq}")
     who = request.query_params.get("viewer", member.player_id)
     members = table.committed_state.roster.members
     if who != "public" and who not in members:

@@ -9,7 +9,7 @@ from pathlib import Path
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.middleware.gzip import GZipMiddleware
-from starlette.routing import BaseRoute, Route
+from starlette.routing import BaseRoute, Mount, Route, Router
 from starlette.types import Receive, Scope, Send
 from starlette.websockets import WebSocket
 
@@ -71,19 +71,23 @@ def create_app(
             await referee.stop()
             await store.close()
 
+    # Under one mount, every /api/ path is the API's: a wrong method is a 405 naming the right
+    # ones, never the PWA's catch-all 404; a path that is not the API's is a 404, not a redirect.
+    api_routes: list[BaseRoute] = [
+        Route("/openapi.json", openapi),
+        Route("/rulesets", api.rulesets),
+        Route("/join-origin", api.join_origin_route),
+        Route("/games", api.create_game, methods=["POST"]),
+        Route("/games/{gid}/players", api.players, methods=["GET", "POST"]),
+        Route("/games/{gid}/view", api.view),
+        Route("/games/{gid}/commands", api.command, methods=["POST"]),
+        Route("/games/{gid}/events", api.events),
+        Route("/games/{gid}/invites", api.invites),
+        Route("/games/{gid}/replay", api.replay),
+    ]
     routes: list[BaseRoute] = [
         Route("/healthz", api.healthz),
-        Route("/api/openapi.json", openapi),
-        Route("/api/rulesets", api.rulesets),
-        Route("/api/join-origin", api.join_origin_route),
-        Route("/api/games", api.create_game, methods=["POST"]),
-        Route("/api/games/{gid}/players", api.add_player, methods=["POST"]),
-        Route("/api/games/{gid}/players", api.directory, methods=["GET"]),
-        Route("/api/games/{gid}/view", api.view),
-        Route("/api/games/{gid}/commands", api.command, methods=["POST"]),
-        Route("/api/games/{gid}/events", api.events),
-        Route("/api/games/{gid}/invites", api.invites),
-        Route("/api/games/{gid}/replay", api.replay),
+        Mount("/api", app=Router(api_routes, redirect_slashes=False)),
     ]
     if pwa.is_dir():  # a server without the PWA's files still serves the API
         routes.extend(Shell(pwa).routes())

@@ -1,5 +1,7 @@
 """Errors on the wire: a status from the code, and one JSON shape everywhere."""
 
+from collections.abc import Mapping
+
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
@@ -25,9 +27,16 @@ def status(code: str) -> int:
     return STATUS.get(code, 409)
 
 
-def error_response(code: str, message: str, status_code: int | None = None) -> JSONResponse:
+def error_response(
+    code: str,
+    message: str,
+    status_code: int | None = None,
+    headers: Mapping[str, str] | None = None,
+) -> JSONResponse:
     return JSONResponse(
-        {"error": {"code": code, "message": message}}, status_code=status_code or status(code)
+        {"error": {"code": code, "message": message}},
+        status_code=status_code or status(code),
+        headers=headers,
     )
 
 
@@ -42,7 +51,8 @@ async def rule_error(request: Request, exc: Exception) -> Response:
 async def http_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, HTTPException)
     code = HTTP_CODES.get(exc.status_code, "invalid")
-    return error_response(code, str(exc.detail), exc.status_code)
+    # A 405's headers carry `Allow`: the methods the path takes.
+    return error_response(code, str(exc.detail), exc.status_code, exc.headers)
 
 
 async def unexpected(request: Request, exc: Exception) -> Response:

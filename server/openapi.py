@@ -1,149 +1,435 @@
-"""An OpenAPI 3.1 description of the HTTP part, built from the same models that validate."""
+"""An OpenAPI 3.1 description of the HTTP part, built from the same models that validate.
+
+It is meant to be exact enough for a contract checker: every parameter, every answer each route
+really gives (statuses, media types, headers), and schemas that resolve. tests/test_schema_fuzz.py
+holds the server to it with schemathesis.
+"""
 
 from functools import cache
 from typing import Any
 
+from pydantic import BaseModel
+from pydantic.json_schema import models_json_schema
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from server.api import NewGame
 from server.rules import RULESETS
 from server.rules.core import Json
-from server.rules.roster import AddPlayer
+from server.rules.roster import AddPlayer, AddPlayers
+from server.wire import MAX_SEQ
 
-ERROR = {
-    "type": "object",
-    "properties": {
-        "error": {
-            "type": "object",
-            "properties": {"code": {"type": "string"}, "message": {"type": "string"}},
-            "required": ["code", "message"],
-        }
-    },
-}
+REF = "#/components/schemas/{model}"
+TIME = {"type": "string", "pattern": r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$"}
+HASH = {"type": "string", "pattern": "^[0-9a-f]{64}$"}
+SEQ = {"type": "integer", "minimum": 1, "maximum": MAX_SEQ}
+COMMAND_ID = {"type": "string", "minLength": 1, "maxLength": 64}
+NULLABLE_STRING = {"type": ["string", "null"]}
+TOKEN = {"type": "string", "pattern": "^[A-Za-z0-9_-]{32}$"}
 
 
-def many(player: dict[str, Any]) -> dict[str, Any]:
-    """The list form of adding players, with the single form inline (no $defs to resolve)."""
+def shape(required: dict[str, Any], optional: dict[str, Any] | None = None) -> Json:
+    """An object with exactly these keys (the optional ones may be missing)."""
     return {
-        "title": "AddPlayers",
         "type": "object",
-        "properties": {
-            "players": {"type": "array", "items": player, "minItems": 1, "maxItems": 500},
-            "command_id": {"type": "string", "minLength": 1, "maxLength": 64},
-        },
-        "required": ["players"],
+        "properties": {**required, **(optional or {})},
+        "required": list(required),
         "additionalProperties": False,
     }
 
 
-def body(schema: Json) -> Json:
-    return {"required": True, "content": {"application/json": {"schema": schema}}}
+def ref(name: str) -> Json:
+    return {"$ref": REF.format(model=name)}
 
 
-def answer(description: str, schema: Json | None = None) -> Json:
-    content = {"application/json": {"schema": schema or {"type": "object"}}}
-    return {"description": description, "content": content}
+MEMBER_ROLE = {"enum": ["organizer", "leader", "player", "spectator"]}
+ADDED = shape(
+    {
+        "player_id": {"type": "string"},
+        "token": TOKEN,
+        "code": {"type": "string", "pattern": "^[ACDEFGHJKMNPQRTUVWXY34679]{4}$"},
+        "join_url": {"type": "string", "minLength": 1},
+        "name": {"type": "string"},
+        "role": MEMBER_ROLE,
+        "team": NULLABLE_STRING,
+    }
+)
+SHAPES: dict[str, Json] = {
+    "Error": shape(
+        {
+            "error": shape(
+                {
+                    "code": {"type": "string", "pattern": "^[a-z][a-z0-9_]*$"},
+                    "message": {"type": "string", "minLength": 1},
+                }
+            )
+        }
+    ),
+    "Health": shape({"ok": {"const": True}}),
+    "JoinOrigin": shape({"join_origin": {"type": "string", "pattern": "^https?://"}}),
+    "Rulesets": {
+        "type": "array",
+        "items": shape(
+            {"id": {"type": "string"}, "title": {"type": "string"}, "config_schema": {}}
+        ),
+    },
+    "Created": shape(
+        {"game_id": {"type": "string", "pattern": "^[0-9a-f]{16}$"}, "organizer_token": TOKEN}
+    ),
+    "Added": ADDED,
+    "AddedList": shape({"players": {"type": "array", "items": ADDED}}),
+    "Directory": shape(
+        {
+            "players": {
+                "type": "object",
+                "additionalProperties": shape(
+                    {
+                        "name": {"type": "string"},
+                        "code": {"type": "string"},
+                        "role": MEMBER_ROLE,
+                        "team_id": NULLABLE_STRING,
+                    }
+                ),
+            }
+        }
+    ),
+    "View": shape({"seq": SEQ, "server_time": TIME, "view": {"type": "object"}}),
+    "Accepted": shape({"seq": SEQ, "duplicate": {"type": "boolean"}}),
+    "LogLine": shape(
+        {
+            "game_id": {"type": "string"},
+            "seq": SEQ,
+            "type": {"type": "string"},
+            "at": TIME,
+            "actor": NULLABLE_STRING,
+            "data": {"type": "object"},
+            "prev_hash": HASH,
+            "hash": HASH,
+        }
+    ),
+    "Log": shape(
+        {
+            "events": {"type": "array", "items": ref("LogLine")},
+            "next": {"type": ["integer", "null"], "minimum": 1},
+        }
+    ),
+    "Replay": shape(
+        {"seq": SEQ, "at": TIME, "viewer": {"type": "string"}, "view": {"type": "object"}}
+    ),
+    "Invites": shape(
+        {
+            "invites": {
+                "type": "array",
+                "items": shape(
+                    {
+                        "player_id": {"type": "string"},
+                        "name": {"type": "string"},
+                        "role": MEMBER_ROLE,
+                        "team": NULLABLE_STRING,
+                        "code": {"type": "string"},
+                        "join_url": {"type": "string"},
+                        "qr_svg": {"type": "string", "pattern": "^<svg"},
+                    }
+                ),
+            }
+        }
+    ),
+}
+
+ERRORS = {
+    "401": "no token, or an unknown one",
+    "403": "another game's token, or beyond the token's role",
+    "404": "an unknown id named in the body or the query",
+    "409": "refused by the rules in the game's current state",
+    "413": "a body over 64 KiB",
+    "422": "not JSON, or a field or a query parameter is wrong",
+    "429": "too many requests: retry after `Retry-After` seconds",
+    "503": "the game could not be saved: retry with the same command_id",
+}
+RETRY_AFTER = {"Retry-After": {"required": True, "schema": {"type": "string"}}}
 
 
-def operation(summary: str, ok: Json, request: Json | None = None, auth: bool = True) -> Json:
-    responses: dict[str, Any] = ok.get("201", {"200": ok})
-    for status, meaning in (
-        ("401", "unknown token"),
-        ("403", "not allowed"),
-        ("404", "unknown game or id"),
-        ("409", "refused by the rules"),
-        ("413", "body too large"),
-        ("422", "invalid body"),
-    ):
-        responses[status] = answer(meaning, ERROR)
-    result: Json = {"summary": summary, "responses": responses}
+def answer(description: str, schema: Json, headers: Json | None = None) -> Json:
+    result: Json = {"description": description, "content": {"application/json": {"schema": schema}}}
+    if headers:
+        result["headers"] = headers
+    return result
+
+
+def failing(*statuses: str) -> dict[str, Json]:
+    """The error answers a route gives: always the one error shape. 429 is on every route:
+    rate limits may answer it anywhere."""
+    return {
+        status: answer(ERRORS[status], ref("Error"), RETRY_AFTER if status == "429" else None)
+        for status in sorted({*statuses, "429"})
+    }
+
+
+def query(name: str, schema: Json, description: str) -> Json:
+    return {
+        "name": name,
+        "in": "query",
+        "required": False,
+        "schema": schema,
+        "description": description,
+    }
+
+
+GID = {
+    "name": "gid",
+    "in": "path",
+    "required": True,
+    "schema": {"type": "string", "pattern": "^[0-9a-f]{16}$"},
+    "description": "the game's id",
+}
+
+
+# uvicorn answers a request that is not valid HTTP (a `Content-Length` that is not a number, a
+# header name with a space) itself, in plain text, before the API sees it.
+MALFORMED = {
+    "description": "not a valid HTTP request (answered by the HTTP server, in plain text)",
+    "content": {"text/plain": {"schema": {"type": "string"}}},
+}
+
+
+def operation(
+    summary: str,
+    responses: dict[str, Json],
+    request: Json | None = None,
+    parameters: list[Json] | None = None,
+    auth: bool = True,
+) -> Json:
+    result: Json = {"summary": summary, "responses": {**responses, "400": MALFORMED}}
+    if parameters:
+        result["parameters"] = parameters
     if request is not None:
-        result["requestBody"] = body(request)
+        result["requestBody"] = {
+            "required": True,
+            "content": {"application/json": {"schema": request}},
+        }
     if auth:
         result["security"] = [{"bearer": []}]
     return result
 
 
-def commands() -> Json:
+def game_route(summary: str, responses: dict[str, Json], **options: Any) -> Json:
+    """An operation on one game: its id in the path, a token of that game."""
+    return operation(summary, {**responses, **failing("401", "403")}, **options)
+
+
+def definitions() -> tuple[dict[Any, Json], Json]:
+    """Every model's JSON schema, its nested models as components rather than `$defs` inside
+    it (pydantic names same-named models apart)."""
+    models: list[type[BaseModel]] = [AddPlayer, AddPlayers]
+    for ruleset in RULESETS.values():
+        models += [ruleset.config, *ruleset.commands.values()]
+    refs, top = models_json_schema([(m, "validation") for m in models], ref_template=REF)
+    return {model: refs[(model, "validation")] for model in models}, top.get("$defs", {})
+
+
+def component(refs: dict[Any, Json], defs: Json, model: type[BaseModel]) -> Json:
+    """A copy of a model's own schema (not a reference to it), to add keys to."""
+    name = refs[model]["$ref"].rpartition("/")[2]
+    schema: Json = dict(defs[name])
+    schema["properties"] = dict(schema.get("properties", {}))
+    return schema
+
+
+def new_game(refs: dict[Any, Json]) -> Json:
+    """A game of each ruleset, with that ruleset's config."""
+    fields = NewGame.model_json_schema()["properties"]
+    return {
+        "anyOf": [
+            {
+                "title": ruleset.id,
+                **shape(
+                    {"ruleset": {"const": ruleset.id}, "name": fields["name"]},
+                    {"config": refs[ruleset.config]},
+                ),
+            }
+            for ruleset in RULESETS.values()
+        ]
+    }
+
+
+def members(refs: dict[Any, Json], defs: Json) -> Json:
+    """One member or a list of them, with the optional `command_id` that makes a retry safe."""
+    one = component(refs, defs, AddPlayer)
+    many = component(refs, defs, AddPlayers)
+    for schema in (one, many):
+        schema["properties"]["command_id"] = COMMAND_ID
+    return {"anyOf": [one, many]}
+
+
+def commands(refs: dict[Any, Json], defs: Json) -> Json:
+    """Every ruleset's commands. Which of them a game takes is its ruleset's: a body valid here
+    may still be `invalid` for a game of another ruleset. (anyOf, not oneOf: `start_game` is
+    the same command in every ruleset.)"""
     variants = []
     for ruleset in RULESETS.values():
         for name, model in ruleset.commands.items():
-            schema = model.model_json_schema()
+            schema = component(refs, defs, model)
             schema["properties"] = {
-                "command_id": {"type": "string", "minLength": 1, "maxLength": 64},
+                "command_id": COMMAND_ID,
                 "type": {"const": name},
-                **schema.get("properties", {}),
+                **schema["properties"],
             }
             schema["required"] = ["command_id", "type", *schema.get("required", [])]
             schema["title"] = f"{ruleset.id}: {name}"
             variants.append(schema)
-    return {"oneOf": variants}
+    return {"anyOf": variants}
 
 
 @cache
-def spec() -> Json:
-    seq_view = {
-        "type": "object",
-        "properties": {
-            "seq": {"type": "integer"},
-            "server_time": {"type": "string"},
-            "view": {"type": "object"},
-        },
+def spec(admin: bool) -> Json:
+    """The document; with an admin token set, creating a game takes that token."""
+    refs, defs = definitions()
+    json_or_ndjson = {
+        "application/json": {"schema": ref("Log")},
+        "application/x-ndjson": {"schema": {"type": "string"}},
+    }
+    etag = {
+        "ETag": {"required": True, "schema": {"type": "string", "pattern": '^"[^"]*"$'}},
+        "Cache-Control": {"required": True, "schema": {"const": "private, no-cache"}},
     }
     return {
         "openapi": "3.1.0",
         "info": {"title": "Bij se", "version": "1", "description": "See docs/protocol.md."},
-        "components": {"securitySchemes": {"bearer": {"type": "http", "scheme": "bearer"}}},
+        "components": {
+            "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer"}},
+            "schemas": {**defs, **SHAPES},
+        },
         "paths": {
-            "/healthz": {"get": operation("Liveness", answer("ok"), auth=False)},
+            "/healthz": {
+                "get": operation("Liveness", {"200": answer("ok", ref("Health"))}, auth=False)
+            },
+            "/api/openapi.json": {
+                "get": operation(
+                    "This document", {"200": answer("OpenAPI 3.1", {"type": "object"})}, auth=False
+                )
+            },
             "/api/rulesets": {
                 "get": operation(
-                    "The rulesets and their config schemas", answer("rulesets"), auth=False
+                    "The rulesets and their config schemas",
+                    {"200": answer("rulesets", ref("Rulesets"))},
+                    auth=False,
                 )
             },
             "/api/join-origin": {
                 "get": operation(
                     "The origin of the join links this request's invites get",
-                    answer("join_origin"),
+                    {"200": answer("join origin", ref("JoinOrigin"))},
                     auth=False,
                 )
             },
             "/api/games": {
                 "post": operation(
                     "Create a game; answers the organizer's token",
-                    {"201": {"201": answer("created")}},
-                    NewGame.model_json_schema(),
-                    auth=False,
+                    {
+                        "201": answer("created", ref("Created")),
+                        **failing("413", "422", "503", *(["401"] if admin else [])),
+                    },
+                    new_game(refs),
+                    auth=admin,
                 )
             },
             "/api/games/{gid}/players": {
-                "post": operation(
-                    "Add a player, or a list of players (organizer)",
-                    {"201": {"201": answer("added")}},
-                    {"oneOf": [one := AddPlayer.model_json_schema(), many(one)]},
-                )
+                "parameters": [GID],
+                "get": game_route(
+                    "The game's directory of members (any token of the game)",
+                    {
+                        "200": answer("directory", ref("Directory"), etag),
+                        "304": {
+                            "description": "the tag in If-None-Match is current",
+                            "headers": etag,
+                        },
+                    },
+                    parameters=[
+                        query("code", {"type": "string"}, "only the member with this code"),
+                        {
+                            "name": "If-None-Match",
+                            "in": "header",
+                            "required": False,
+                            "schema": {"type": "string"},
+                        },
+                    ],
+                ),
+                "post": game_route(
+                    "Add a member, or a list of members (organizer)",
+                    {
+                        "201": {
+                            "description": "added",
+                            "content": {
+                                "application/json": {
+                                    "schema": {"anyOf": [ref("Added"), ref("AddedList")]}
+                                }
+                            },
+                        },
+                        **failing("404", "409", "413", "422", "503"),
+                    },
+                    request=members(refs, defs),
+                ),
             },
             "/api/games/{gid}/view": {
-                "get": operation("This token's view", answer("view", seq_view))
+                "parameters": [GID],
+                "get": game_route("This token's view", {"200": answer("view", ref("View"))}),
             },
             "/api/games/{gid}/commands": {
-                "post": operation("Send a command", answer("accepted"), commands())
+                "parameters": [GID],
+                "post": game_route(
+                    "Send a command",
+                    {
+                        "200": answer("written, or a retry of a written one", ref("Accepted")),
+                        **failing("404", "409", "413", "422", "503"),
+                    },
+                    request=commands(refs, defs),
+                ),
             },
             "/api/games/{gid}/events": {
-                "get": operation(
-                    "The log after `after` (organizer; everybody once ended); NDJSON by Accept",
-                    answer("events"),
-                )
+                "parameters": [GID],
+                "get": game_route(
+                    "The log after `after`, at most `limit` events (organizer; everybody once"
+                    " the game has ended); NDJSON by Accept",
+                    {
+                        "200": {"description": "the log", "content": json_or_ndjson},
+                        **failing("422"),
+                    },
+                    parameters=[
+                        query(
+                            "after",
+                            {"type": "integer", "minimum": 0, "maximum": MAX_SEQ},
+                            "the last seq held",
+                        ),
+                        query(
+                            "limit",
+                            {"type": "integer", "minimum": 1, "maximum": MAX_SEQ},
+                            "at most this many events",
+                        ),
+                    ],
+                ),
+            },
+            "/api/games/{gid}/replay": {
+                "parameters": [GID],
+                "get": game_route(
+                    "A member's view (or `public`) right after event `seq` (organizer;"
+                    " everybody once the game has ended)",
+                    {"200": answer("the view then", ref("Replay")), **failing("404", "422")},
+                    parameters=[
+                        query("seq", SEQ, "the event (default: the last); past the log: 404"),
+                        query("viewer", {"type": "string"}, "a player_id, or `public`"),
+                    ],
+                ),
             },
             "/api/games/{gid}/invites": {
-                "get": operation(
-                    "Join URLs and QR codes of every member (organizer)", answer("invites")
-                )
+                "parameters": [GID],
+                "get": game_route(
+                    "Join URLs and QR codes of every member but the organizers (organizer)",
+                    {"200": answer("invites", ref("Invites"))},
+                ),
             },
         },
     }
 
 
 async def openapi(request: Request) -> Response:
-    return JSONResponse(spec())
+    return JSONResponse(spec(bool(request.app.state.admin_token)))

@@ -2,14 +2,18 @@
 
 import asyncio
 import gc
+import re
 import time
 import uuid
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
 
 import httpx
 import orjson
 import pytest
+from starlette.routing import Mount
 
+from server.app import create_app
 from server.clock import iso, now_ms
 from server.rules.core import Event
 from server.store import Append, Store
@@ -57,9 +61,46 @@ async def test_health_rulesets_and_openapi(http: httpx.AsyncClient) -> None:
         v["title"]
         for v in spec["paths"]["/api/games/{gid}/commands"]["post"]["requestBody"]["content"][
             "application/json"
-        ]["schema"]["oneOf"]
+        ]["schema"]["anyOf"]
     }
     assert {"card-duel: challenge", "card-duel: pick", "card-duel: start_game"} <= titles
+
+
+def refs(node: object) -> Iterator[str]:
+    if isinstance(node, dict):
+        if isinstance(node.get("$ref"), str):
+            yield node["$ref"]
+        for value in node.values():
+            yield from refs(value)
+    elif isinstance(node, list):
+        for value in node:
+            yield from refs(value)
+
+
+async def test_the_openapi_document_resolves_and_declares_what_is_served(
+    http: httpx.AsyncClient,
+) -> None:
+    spec = (await http.get("/api/openapi.json")).json()
+    schemas = spec["components"]["schemas"]
+    for target in refs(spec):
+        assert target.startswith("#/components/schemas/") and target.split("/")[-1] in schemas
+    assert "$defs" not in str(spec)
+    app = create_app("sqlite:///never-opened.db", pwa=Path("/nonexistent"))
+    api = next(route for route in app.routes if isinstance(route, Mount))
+    served = {"/healthz", *(api.path + route.path for route in api.routes)}  # type: ignore[attr-defined]
+    assert served == set(spec["paths"])
+    for path, item in spec["paths"].items():
+        declared = {p["name"] for p in item.get("parameters", []) if p["in"] == "path"}
+        assert declared == set(re.findall(r"{(\w+)}", path)), path
+    directory = spec["paths"]["/api/games/{gid}/players"]["get"]
+    assert {"200", "304", "401", "403"} <= set(directory["responses"])
+    assert {p["name"] for p in directory["parameters"]} == {"code", "If-None-Match"}
+    events = spec["paths"]["/api/games/{gid}/events"]["get"]
+    assert {p["name"] for p in events["parameters"]} == {"after", "limit"}
+    rulesets = spec["paths"]["/api/rulesets"]["get"]["responses"]["200"]["content"]
+    assert schemas[rulesets["application/json"]["schema"]["$ref"].split("/")[-1]]["type"] == (
+        "array"
+    )
 
 
 async def test_create_game_then_players_with_codes(http: httpx.AsyncClient, game: Game) -> None:
@@ -240,7 +281,22 @@ async def test_tokens_and_roles(http: httpx.AsyncClient, game: Game) -> None:
         "invalid",
     )
     error(await http.get("/api/nothing"), 404, "not_found")
-    error(await http.delete("/api/games"), 405, "method_not_allowed")
+
+
+async def test_a_wrong_method_is_405_and_names_the_right_ones(http: httpx.AsyncClient) -> None:
+    players = "/api/games/0123456789abcdef/players"
+    for method, path, allowed in (
+        ("DELETE", "/api/games", "POST"),
+        ("GET", "/api/games", "POST"),  # not the PWA's 404: /api/ is the API's
+        ("POST", "/healthz", "GET, HEAD"),
+        ("PUT", players, "GET, HEAD, POST"),
+        ("POST", "/api/games/0123456789abcdef/view", "GET, HEAD"),
+    ):
+        answer = await http.request(method, path)
+        error(answer, 405, "method_not_allowed")
+        assert set(answer.headers["allow"].split(", ")) == set(allowed.split(", ")), path
+    for path in ("/api/rulesets/", "/api/games/", "/api/nothing/view"):
+        error(await http.post(path), 404, "not_found")  # no redirect to a path without the slash
 
 
 async def test_commands_out_of_turn_are_409(game: Game) -> None:
@@ -317,6 +373,10 @@ async def test_the_directory_names_every_member_and_revalidates(game: Game) -> N
     assert list(one.json()["players"]) == [anna["player_id"]]
     none = await game.http.get(url, params={"code": "ZZZZ"}, headers=game.auth(anna["token"]))
     assert none.json() == {"players": {}}
+    for odd in ("ł", "é", "\u2028", '"', anna["player_id"]):  # no code: never in a header as it is
+        answer = await game.http.get(url, params={"code": odd}, headers=game.auth(anna["token"]))
+        assert answer.status_code == 200 and answer.json() == {"players": {}}
+        assert answer.headers["etag"].isascii() and answer.headers["etag"].count('"') == 2
     await game.add("Cyril")  # a new member: a new version
     fresh = await game.http.get(url, headers={**game.auth(anna["token"]), "If-None-Match": etag})
     assert fresh.status_code == 200 and len(fresh.json()["players"]) == 4
@@ -362,9 +422,11 @@ async def test_numbers_in_queries_are_ascii_digits_in_range(any_server: str) -> 
         for after in ("²", "\u0661", "-1", "1.0", " 1", "", str(2**31), str(2**63), "9" * 400):
             answer = await http.get(events, params={"after": after}, headers=organizer)
             assert "after" in error(answer, 422, "invalid")
-        for seq in ("²", "0", "3", str(2**63), "x"):
+        for seq in ("²", "0", str(2**31), str(2**63), "x"):
             answer = await http.get(replay, params={"seq": seq}, headers=organizer)
             assert "seq" in error(answer, 422, "invalid")
+        beyond = await http.get(replay, params={"seq": 3}, headers=organizer)
+        assert "3" in error(beyond, 404, "not_found")  # a seq the log does not hold yet
         past = await http.get(events, params={"after": 2**31 - 1}, headers=organizer)
         assert past.status_code == 200 and past.json()["events"] == []
         ok = await http.get(replay, params={"seq": "02"}, headers=organizer)
