@@ -39,9 +39,7 @@ RATES = {
 class RateLimited(RuleError):
     def __init__(self, what: str, retry_after: float) -> None:
         self.retry_after = max(1, math.ceil(retry_after))
-        super().__init__(
-            "rate_limited", f"too many {what}; try again in {self.retry_after} s"
-        )
+        super().__init__("rate_limited", f"too many {what}; try again in {self.retry_after} s")
 
 
 class Bucket:

@@ -142,7 +142,7 @@ ERRORS = {
     "404": "an unknown id named in the body or the query",
     "409": "refused by the rules in the game's current state",
     "413": "a body over 64 KiB",
-    "422": "not JSON, or a field or a query parameter is wrong",
+    "422": "not JSON; a field, a query parameter or the Host header is wrong",
     "429": "too many requests: retry after `Retry-After` seconds",
     "503": "the game could not be saved: retry with the same command_id",
 }
@@ -281,8 +281,9 @@ def commands(refs: dict[Any, Json], defs: Json) -> Json:
 
 
 @cache
-def spec(admin: bool) -> Json:
-    """The document; with an admin token set, creating a game takes that token."""
+def spec(admin: bool, open_creation: bool) -> Json:
+    """The document, as the server is set: with an admin token, creating a game takes it;
+    without one, creation is open to anyone or closed to everybody (401)."""
     refs, defs = definitions()
     json_or_ndjson = {
         "application/json": {"schema": ref("Log")},
@@ -318,7 +319,7 @@ def spec(admin: bool) -> Json:
             "/api/join-origin": {
                 "get": operation(
                     "The origin of the join links this request's invites get",
-                    {"200": answer("join origin", ref("JoinOrigin"))},
+                    {"200": answer("join origin", ref("JoinOrigin")), **failing("422")},
                     auth=False,
                 )
             },
@@ -327,7 +328,9 @@ def spec(admin: bool) -> Json:
                     "Create a game; answers the organizer's token",
                     {
                         "201": answer("created", ref("Created")),
-                        **failing("413", "422", "503", *(["401"] if admin else [])),
+                        **failing(
+                            "413", "422", "503", *(["401"] if admin or not open_creation else [])
+                        ),
                     },
                     new_game(refs),
                     auth=admin,
@@ -424,7 +427,7 @@ def spec(admin: bool) -> Json:
                 "parameters": [GID],
                 "get": game_route(
                     "Join URLs and QR codes of every member but the organizers (organizer)",
-                    {"200": answer("invites", ref("Invites"))},
+                    {"200": answer("invites", ref("Invites")), **failing("422")},
                 ),
             },
         },
@@ -432,4 +435,5 @@ def spec(admin: bool) -> Json:
 
 
 async def openapi(request: Request) -> Response:
-    return JSONResponse(spec(bool(request.app.state.admin_token)))
+    state = request.app.state
+    return JSONResponse(spec(bool(state.admin_token), bool(state.open_creation)))

@@ -138,8 +138,7 @@ async def test_commands_are_limited_per_phone_over_http_and_websocket(limited: s
         alice = await game.add("Alice")
         burst = RATES["command"].burst
         answers = [
-            await game.command(alice["token"], "challenge", target="NOPE")
-            for _ in range(burst + 1)
+            await game.command(alice["token"], "challenge", target="NOPE") for _ in range(burst + 1)
         ]
         assert 429 not in {a.status_code for a in answers[:burst]}  # refused by the rules
         assert refused(answers[burst])
