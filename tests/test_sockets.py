@@ -2,6 +2,7 @@
 
 import asyncio
 import json
+import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -16,12 +17,15 @@ from starlette.applications import Starlette
 from starlette.types import ASGIApp
 from websockets.typing import Origin, Subprotocol
 
-from server import sockets
+from server import socket_protocol, sockets
 from server.app import create_app
 from server.forwarded import Proxies, behind
 from server.hub import Hub
 from tests.client import Game, Phone
-from tests.conftest import serve_app
+from tests.conftest import free_port, serve_app
+from tests.proxy import serve as serve_process
+from tests.proxy import stop
+from tests.rawsocket import PING, frame, handshake
 
 
 @pytest.fixture
@@ -390,3 +394,89 @@ async def test_behind_a_trusted_proxy_the_forwarded_host_is_the_own_origin(
             origin=Origin("https://other.test"),
             additional_headers=forwarded,
         )
+
+
+def rss_mib(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    raise AssertionError(f"no VmRSS for {pid}")
+
+
+PINGS = {
+    "json": frame(b'{"type":"ping"}') * 50,
+    "frames": frame(b"p" * 100, PING) * 50,  # WebSocket pings: answered below the application
+}
+
+
+def flood(
+    port: int, path: str, seconds: float, burst: bytes, sample: Any = None
+) -> tuple[int, str]:
+    """A client that sends pings as fast as the server takes them and never reads; returns
+    the bytes sent and how it ended."""
+    sock, answer = handshake(port, path)
+    assert b" 101 " in answer.split(b"\r\n")[0], answer
+    sock.setblocking(False)
+    sent, start, ended = 0, time.monotonic(), "still open"
+    try:
+        while time.monotonic() - start < seconds:
+            try:
+                sent += sock.send(burst)
+            except BlockingIOError:
+                pass
+            except OSError as error:
+                ended = type(error).__name__
+                break
+            if sample is not None:
+                sample()
+            time.sleep(0.001)
+    finally:
+        sock.close()
+    return sent, ended
+
+
+@pytest.mark.parametrize("pings", list(PINGS))
+async def test_a_reader_that_never_reads_costs_bounded_memory_given_back_at_close(
+    tmp_path: Path, pings: str
+) -> None:
+    port = free_port()
+    server = await serve_process(port, f"sqlite:///{tmp_path / 'stall.db'}", tmp_path / "log")
+    try:
+        async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}") as http:
+            game = await Game.create(http)
+            await asyncio.sleep(0.5)
+            base = rss_mib(server.pid)
+            peak = [base]
+            path = f"/ws/games/{game.game_id}?token={game.organizer}"
+            sent, ended = await asyncio.to_thread(
+                flood, port, path, 5, PINGS[pings], lambda: peak.append(rss_mib(server.pid))
+            )
+            await asyncio.sleep(1)
+            after = rss_mib(server.pid)
+            rss = f"RSS {base:.0f} -> {max(peak):.0f} -> {after:.0f} MiB"
+            figures = f"sent {sent >> 10} KiB ({ended}); {rss}"
+            assert max(peak) - base < 12, figures
+            assert after - base < 8, figures
+            assert (await http.get("/healthz")).status_code == 200
+            phone = await Phone.connect(game.ws_url(f"http://127.0.0.1:{port}", game.organizer))
+            assert (await phone.until("view"))["type"] == "view"
+            await phone.close()
+    finally:
+        stop(server)
+
+
+async def test_a_reader_that_never_reads_is_cut_off(
+    served: Served, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """WebSocket pings fill the server's buffer for the peer, and the peer is aborted. (JSON
+    pings stop sooner: their answers fill the peer's own TCP window, its sends stall, and
+    uvicorn's keepalive ping, unanswered, closes it after 20 + 20 s.)"""
+    monkeypatch.setattr(socket_protocol, "STALL_S", 1.0)
+    game = await Game.create(served.http)
+    port = int(served.url.rsplit(":", 1)[1])
+    path = f"/ws/games/{game.game_id}?token={game.organizer}"
+    start = time.monotonic()
+    sent, ended = await asyncio.to_thread(flood, port, path, 15, PINGS["frames"])
+    assert ended in ("ConnectionResetError", "BrokenPipeError"), (sent, ended)
+    assert time.monotonic() - start < 10
+    await no_screens_left(served, game)
