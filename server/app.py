@@ -13,7 +13,7 @@ from starlette.routing import BaseRoute, Route
 from starlette.types import Receive, Scope, Send
 from starlette.websockets import WebSocket
 
-from server import api, migrate
+from server import api, migrate, redact
 from server.errors import HANDLERS
 from server.hub import Hub
 from server.openapi import openapi
@@ -51,6 +51,7 @@ def create_app(
     migrate_on_start: bool = True,
     pwa: Path = PWA,
 ) -> Starlette:
+    redact.install()
     store = Store.open(database_url)
 
     @asynccontextmanager

@@ -480,3 +480,36 @@ async def test_a_reader_that_never_reads_is_cut_off(
     assert ended in ("ConnectionResetError", "BrokenPipeError"), (sent, ended)
     assert time.monotonic() - start < 10
     await no_screens_left(served, game)
+
+
+async def test_no_token_reaches_the_log_even_at_the_most_verbose_level(tmp_path: Path) -> None:
+    port, log = free_port(), tmp_path / "log"
+    database = f"sqlite:///{tmp_path / 'log.db'}"
+    server = await serve_process(port, database, log, "--log-level", "trace")
+    try:
+        base = f"http://127.0.0.1:{port}"
+        async with httpx.AsyncClient(base_url=base) as http:
+            game = await Game.create(http)
+            anna = await game.add("Anna")
+            await http.get(f"/healthz?token={anna['token']}&x=1")  # HTTP never reads it: still
+            phone = await Phone.connect(game.ws_url(base, anna["token"], after=0))
+            await phone.until("view")
+            await phone.close()
+            url = f"{base.replace('http', 'ws', 1)}/ws/games/{game.game_id}?%74oken={anna['token']}"
+            async with websockets.connect(url) as socket:
+                assert (await Phone(socket).until("view"))["type"] == "view"
+            bad = f"{base.replace('http', 'ws', 1)}/ws/games/{game.game_id}?token=x{anna['token']}"
+            await refused(bad, "unauthorized", 4401)
+            plain = f"{base.replace('http', 'ws', 1)}/ws/games/{game.game_id}"
+            async with websockets.connect(plain) as socket:
+                await socket.send(json.dumps({"type": "hello", "token": anna["token"]}))
+                assert (await Phone(socket).until("view"))["type"] == "view"
+            offered = [Subprotocol("bijse"), Subprotocol(f"bijse.token.{anna['token']}")]
+            async with websockets.connect(plain, subprotocols=offered) as socket:
+                assert (await Phone(socket).until("view"))["type"] == "view"
+    finally:
+        stop(server)
+    text = log.read_text()
+    assert "WebSocket /ws/games/" in text and "GET /healthz" in text, text[-2000:]
+    assert anna["token"] not in text, [line for line in text.splitlines() if anna["token"] in line]
+    assert game.organizer not in text
