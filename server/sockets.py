@@ -138,12 +138,12 @@ async def answer(referee: Referee, game_id: str, member: Member, message: Any) -
         if len(text) > MAX_BODY:
             raise RuleError("too_large", f"a message is at most {MAX_BODY} bytes")
         body = load_json(text)
+        kind = body.get("type")
+        if kind == "ping":  # whatever else it holds
+            return {"type": "pong", "server_time": iso(now_ms())}
         if isinstance(body.get("command_id"), str) and not CONTROL.search(body["command_id"]):
             command_id = body["command_id"]  # named in any error from here on
         no_controls(body)
-        kind = body.get("type")
-        if kind == "ping":
-            return {"type": "pong", "server_time": iso(now_ms())}
         if kind != "command":
             raise RuleError("invalid", f"type: unknown message {kind!r}; send command or ping")
         unknown = set(body) - {"type", "command_id", "command"}
