@@ -97,12 +97,12 @@ async def token(websocket: WebSocket, offered: list[str]) -> str:
         found = websocket.query_params.get("token")
     if found is None:
         found = await hello(websocket)
-    if found is None or not plausible_token(found):
+    if not plausible_token(found):
         raise RuleError("unauthorized", "unknown token")
     return found
 
 
-async def hello(websocket: WebSocket) -> str | None:
+async def hello(websocket: WebSocket) -> str:
     """The token of the first message, which must be a hello."""
     try:
         message = await asyncio.wait_for(websocket.receive(), HELLO_S)
