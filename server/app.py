@@ -13,7 +13,7 @@ from starlette.routing import BaseRoute, Mount, Route, Router
 from starlette.types import Receive, Scope, Send
 from starlette.websockets import WebSocket
 
-from server import api, migrate
+from server import api, migrate, redact
 from server.errors import HANDLERS
 from server.headers import SecurityHeaders
 from server.hub import Hub
@@ -55,6 +55,7 @@ def create_app(
     migrate_on_start: bool = True,
     pwa: Path = PWA,
 ) -> Starlette:
+    redact.install()
     store = Store.open(database_url)
 
     @asynccontextmanager

@@ -40,6 +40,23 @@ class Unavailable(RuleError):
         self.detail = detail
 
 
+class Unstorable(Unavailable):
+    """A value the database cannot hold (on PostgreSQL a data exception, such as U+0000 in text;
+    a number out of range): it belongs to one append of the batch, and retrying cannot help.
+    The client is told 422 `invalid`."""
+
+    def __init__(self, detail: str) -> None:
+        super().__init__(detail)
+        self.code = "invalid"
+        self.message = "the command holds a value that cannot be stored"
+        self.args = (self.message,)
+
+
+def data_exception(error: DBAPIError) -> bool:
+    """PostgreSQL's SQLSTATE class 22, data exception: the value, not the database."""
+    return str(getattr(error.orig, "sqlstate", "")).startswith("22")
+
+
 @dataclass(frozen=True, slots=True)
 class Rows:
     heads: dict[str, int]  # game_id -> the seq its first batch continues from
@@ -139,7 +156,11 @@ class SqlBackend:
                     await conn.execute(notify, {"channel": CHANNEL, "payload": f"{game_id}:{head}"})
         except IntegrityError as error:
             raise Conflict(str(error.orig)) from error
-        except (DBAPIError, OSError) as error:
+        except DBAPIError as error:
+            if data_exception(error):
+                raise Unstorable(str(error)) from error
+            raise Unavailable(str(error)) from error
+        except OSError as error:
             raise Unavailable(str(error)) from error
 
     async def game(self, game_id: str) -> dict[str, Any] | None:
@@ -272,6 +293,8 @@ class SqliteBackend:
             await asyncio.get_running_loop().run_in_executor(self.writer, self.write_now, rows)
         except sqlite3.IntegrityError as error:
             raise Conflict(str(error)) from error
+        except (sqlite3.DataError, ValueError, OverflowError) as error:  # a surrogate, a big int
+            raise Unstorable(str(error)) from error
         except (sqlite3.Error, OSError) as error:
             raise Unavailable(str(error)) from error
 

@@ -48,6 +48,12 @@ def main(argv: list[str] | None = None) -> int:
         default=os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1,::1"),
         help="the proxies whose X-Forwarded-Host/-Proto/-For are believed (default: loopback)",
     )
+    serve.add_argument(
+        "--log-level",
+        default=os.environ.get("BIJSE_LOG_LEVEL", "warning"),
+        choices=["critical", "error", "warning", "info", "debug", "trace"],
+        help="uvicorn's log level; info adds an access log (tokens in URLs are redacted)",
+    )
     mig = commands.add_parser("migrate", help="bring the database schema up to date")
     mig.add_argument("--database-url", default=None)
     out = commands.add_parser("export", help="write a game's log as NDJSON, one event a line")
@@ -106,7 +112,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     config = uvicorn.Config(
         behind(app, proxies),
-        log_level="warning",
+        log_level=args.log_level,
         **SOCKET_OPTIONS,
         proxy_headers=False,  # behind() applies them, the host included
         lifespan="on",

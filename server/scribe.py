@@ -3,20 +3,27 @@
 Appends queue up while the previous transaction is being flushed to disk, and are then written
 together in one transaction. On SQLite, where a durable commit costs a disk flush, this turns
 "one flush per command" into "one flush per batch" without acknowledging anything early.
+A batch that fails for a reason of one of its appends (a conflict in one game, a value the
+database cannot hold) is written again apart, so that only that append and those decided on
+top of it fail; a database that is down fails the whole batch at once.
 """
 
 import asyncio
 import contextlib
+import logging
 from collections.abc import Callable
 
-from server.store import Append, Conflict, Store, Unavailable
+from server.store import Append, Conflict, Store, Unavailable, Unstorable
+
+Batch = list[tuple[Append, asyncio.Future[None]]]
+logger = logging.getLogger("bijse.scribe")
 
 
 class Scribe:
     def __init__(self, store: Store, written: Callable[[list[Append]], None]) -> None:
         self.store = store
         self.written = written  # told of every append that is on disk, in order
-        self.queue: list[tuple[Append, asyncio.Future[None]]] = []
+        self.queue: Batch = []
         self.wake = asyncio.Event()
         self.task: asyncio.Task[None] | None = None
 
@@ -47,41 +54,56 @@ class Scribe:
             if batch:
                 await self.commit(batch)
 
-    async def commit(self, batch: list[tuple[Append, asyncio.Future[None]]]) -> None:
+    async def commit(self, batch: Batch) -> bool:
+        """Write the batch in one transaction; True if all of it is on disk."""
         try:
             await self.store.append([append for append, _ in batch])
         except Conflict:
-            if len({append.game_id for append, _ in batch}) > 1:
-                await self.commit_each_game(batch)
-                return
+            games: dict[str, Batch] = {}
+            for item in batch:
+                games.setdefault(item[0].game_id, []).append(item)
+            if len(games) > 1:  # one game's conflict must not sink the other games
+                return await self.commit_apart(list(games.values()))
             self.fail(batch, Conflict("the game moved on"))
-            return
+            return False
+        except Unstorable as error:
+            if len(batch) > 1:  # one append's value must not sink the others
+                return await self.commit_apart([[item] for item in batch])
+            self.fail(batch, error)
+            return False
         except Unavailable as error:
             self.fail(batch, error)
-            return
+            return False
+        except Exception:  # a bug; whichever append it lies in, the scribe must go on
+            logger.exception("an append failed")
+            if len(batch) > 1:
+                return await self.commit_apart([[item] for item in batch])
+            self.fail(batch, Unavailable("the append failed"))
+            return False
         self.done(batch)
+        return True
 
-    async def commit_each_game(self, batch: list[tuple[Append, asyncio.Future[None]]]) -> None:
-        """One game's conflict must not sink the other games of the batch."""
-        games: dict[str, list[tuple[Append, asyncio.Future[None]]]] = {}
-        for item in batch:
-            games.setdefault(item[0].game_id, []).append(item)
-        for items in games.values():
-            try:
-                await self.store.append([append for append, _ in items])
-            except (Conflict, Unavailable) as error:
-                self.fail(items, error)
-            else:
-                self.done(items)
+    async def commit_apart(self, groups: list[Batch]) -> bool:
+        """Each group in a transaction of its own, in order. A group that fails takes with it
+        the later groups of its game: they were decided on top of it. (Written alone, one of
+        them could land on another server's events at the seqs the failed one left free.)"""
+        sunk: set[str] = set()
+        for items in groups:
+            game_id = items[0][0].game_id
+            if game_id in sunk:
+                self.fail(items, Conflict("an earlier command of this game was not written"))
+            elif not await self.commit(items):
+                sunk.add(game_id)
+        return not sunk
 
-    def done(self, items: list[tuple[Append, asyncio.Future[None]]]) -> None:
+    def done(self, items: Batch) -> None:
         self.written([append for append, _ in items])
         for _, future in items:
             if not future.done():
                 future.set_result(None)
 
     @staticmethod
-    def fail(items: list[tuple[Append, asyncio.Future[None]]], error: Exception) -> None:
+    def fail(items: Batch, error: Exception) -> None:
         for _, future in items:
             if not future.done():
                 future.set_exception(error)

@@ -8,6 +8,7 @@ once the socket is open. The behaviour is uvicorn's own: only the containers cha
 """
 
 import asyncio
+import logging
 from typing import Any
 
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
@@ -72,13 +73,52 @@ class Flag:
 
 
 WRITE = "bijse.write_text"  # the scope extension: a message written now, without awaiting
+# A peer that takes none of what is written to it for this long is cut off: a phone in a dead
+# spot reconnects with after=, and a client that never reads holds nothing for more than this.
+STALL_S = 30.0
+logger = logging.getLogger("bijse.sockets")
 
 
 class LeanWebSocketProtocol(WebSocketsSansIOProtocol):
+    """uvicorn's protocol, with lean containers (above) and two more limits on a peer that does
+    not read. Once the transport's buffer is full (uvicorn stops sending there), a WebSocket
+    ping is not answered: websockets queues a pong for every ping, below the application, and
+    a client that pings and never reads grew the server by megabytes a second. And a peer that
+    stays full for STALL_S is aborted: a polite close would wait for it to read, forever."""
+
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.queue = Mailbox()  # type: ignore[assignment]
         self.writable = Flag()  # type: ignore[assignment]
+        self.stall: asyncio.TimerHandle | None = None
+
+    def pause_writing(self) -> None:
+        super().pause_writing()
+        if self.stall is None:
+            self.stall = self.loop.call_later(STALL_S, self.cut_off)
+
+    def resume_writing(self) -> None:
+        super().resume_writing()
+        if self.stall is not None:
+            self.stall.cancel()
+            self.stall = None
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if self.stall is not None:
+            self.stall.cancel()
+            self.stall = None
+        super().connection_lost(exc)
+
+    def cut_off(self) -> None:
+        self.stall = None
+        logger.info("%s: a WebSocket that read nothing for %g s is cut off", self.client, STALL_S)
+        self.transport.abort()
+
+    def handle_ping(self) -> None:
+        if self.writable.is_set():
+            super().handle_ping()
+        else:
+            self.conn.data_to_send()  # the pong, which the peer would not read: dropped
 
     def handle_connect(self, event: Any) -> None:
         super().handle_connect(event)

@@ -1,72 +1,156 @@
-"""The WebSocket part of the protocol: a live view per screen, and commands with acks."""
+"""The WebSocket part of the protocol: a live view per screen, and commands with acks.
+
+Everything a client sends before it is seated (its Origin, the query, its token) is checked
+before its screen joins the hub, and from the moment it joins, one `finally` takes it out again
+whatever happens: a socket that failed half-way must not stay in the game's audience.
+"""
 
 import asyncio
 import contextlib
+import logging
 from typing import Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from server import origin
 from server.clock import iso, now_ms
 from server.errors import status
 from server.hub import Screen
 from server.limits import Limits, RateLimited
-from server.referee import Referee
+from server.referee import Referee, Table
 from server.rules.core import Json, Member, RuleError
 from server.socket_protocol import WRITE
-from server.wire import MAX_BODY, parse_command, parse_json
+from server.wire import (
+    CONTROL,
+    MAX_BODY,
+    MAX_SEQ,
+    load_json,
+    no_controls,
+    parse_command,
+    parse_json,
+    plausible_token,
+    whole_number,
+)
 
 CLOSE_CODES = {401: 4401, 403: 4403, 404: 4404, 429: 4429}
+SUBPROTOCOL = "bijse"  # the one subprotocol ever echoed back
+TOKEN_PROTOCOL = "bijse.token."  # a subprotocol that carries the token: never echoed
+HELLO_S = 10.0  # how long a socket without a token may take to send its hello
+HELLO = '{"type": "hello", "token": "<token>"}'
+
+logger = logging.getLogger("bijse.sockets")
 
 
 async def game_socket(websocket: WebSocket) -> None:
     referee: Referee = websocket.app.state.referee
     game_id = websocket.path_params["gid"]
-    await websocket.accept()
-    limits: Limits = websocket.app.state.limits
-    address = websocket.client.host if websocket.client else "unknown"
+    offered = websocket.scope.get("subprotocols", [])
+    await websocket.accept(subprotocol=SUBPROTOCOL if SUBPROTOCOL in offered else None)
     try:
-        token = websocket.query_params.get("token")
-        table, member = await limits.authenticate(address, lambda: referee.seat(game_id, token))
+        headers = websocket.headers
+        if not origin.own(headers.get("origin"), headers.get("host"), public_url(websocket)):
+            raise RuleError("forbidden", "this page's origin may not open the game's socket")
+        after = websocket.query_params.get("after")
+        held = None if after is None else whole_number(after, "after", MAX_SEQ)
+        limits: Limits = websocket.app.state.limits
+        address = websocket.client.host if websocket.client else "unknown"
+
+        async def seat() -> tuple[Table, Member]:
+            return await referee.seat(game_id, await token(websocket, offered))
+
+        table, member = await limits.authenticate(address, seat)
     except RuleError as error:
-        await websocket.send_json(refusal(None, error))
-        await websocket.close(code=CLOSE_CODES.get(status(error.code), 4400))
+        await refuse(websocket, error)
         return
+    await play(websocket, referee, table, member, held, Limited(limits, address))
+
+
+class Limited:
+    """The rate limits, and the address a socket's commands count against."""
+
+    __slots__ = ("address", "limits")
+
+    def __init__(self, limits: Limits, address: str) -> None:
+        self.limits = limits
+        self.address = address
+
+
+async def play(
+    websocket: WebSocket,
+    referee: Referee,
+    table: Table,
+    member: Member,
+    held: int | None,
+    limited: Limited,
+) -> None:
+    """Seat the screen, show the game and answer what the phone sends, until it goes."""
     write = websocket.scope["extensions"].get(WRITE)  # under the server's own protocol
     screen = Screen(member, websocket.send_text, lambda: websocket.close(code=1008), write)
     pump = asyncio.create_task(screen.pump())
-    referee.hub.join(game_id, table.ruleset, table.committed_state, table.committed_seq, screen)
-    after = websocket.query_params.get("after", "")
-    if not (after.isdigit() and int(after) == table.committed_seq):
-        screen.show(table.committed_seq, now_ms())  # else the phone is up to date: say nothing
     try:
+        seq = table.committed_seq
+        referee.hub.join(table.game_id, table.ruleset, table.committed_state, seq, screen)
+        if held != seq:
+            screen.show(seq, now_ms())  # else the phone is up to date: say nothing
         while True:
             message = await websocket.receive()
             if message["type"] == "websocket.disconnect":
                 break
-            screen.post(await answer(referee, limits, address, game_id, member, message))
+            screen.post(await answer(referee, limited, table.game_id, member, message))
     except WebSocketDisconnect:
         pass
     finally:
-        referee.hub.leave(game_id, screen)
+        referee.hub.leave(table.game_id, screen)
         pump.cancel()
         with contextlib.suppress(asyncio.CancelledError, Exception):
             await pump
 
 
-def refusal(command_id: str | None, error: RuleError) -> Json:
-    message: Json = {
-        "type": "error",
-        "command_id": command_id,
-        "code": error.code,
-        "message": error.message,
-    }
-    if isinstance(error, RateLimited):
-        message["retry_after"] = error.retry_after
-    return message
+def public_url(websocket: WebSocket) -> str | None:
+    url: str | None = websocket.app.state.public_url
+    return url
+
+
+async def token(websocket: WebSocket, offered: list[str]) -> str:
+    """The token from the subprotocol, else from the URL (deprecated: URLs end up in logs),
+    else from the first message, a hello."""
+    found = next((p[len(TOKEN_PROTOCOL) :] for p in offered if p.startswith(TOKEN_PROTOCOL)), None)
+    if found is None:
+        found = websocket.query_params.get("token")
+    if found is None:
+        found = await hello(websocket)
+    if not plausible_token(found):
+        raise RuleError("unauthorized", "unknown token")
+    return found
+
+
+async def hello(websocket: WebSocket) -> str:
+    """The token of the first message, which must be a hello."""
+    try:
+        message = await asyncio.wait_for(websocket.receive(), HELLO_S)
+    except TimeoutError:
+        raise RuleError(
+            "unauthorized", f"no token: send {HELLO} within {HELLO_S:g} s of connecting"
+        ) from None
+    body: Json = {}
+    if message.get("text") is not None:
+        with contextlib.suppress(RuleError):
+            body = parse_json(message["text"])
+    found = body.get("token")
+    if body.get("type") != "hello" or not isinstance(found, str):
+        raise RuleError("unauthorized", f"no token: the first message must be {HELLO}")
+    return found
+
+
+async def refuse(websocket: WebSocket, error: RuleError) -> None:
+    """An error message, then the close code of its status: the phone knows not to retry."""
+    with contextlib.suppress(Exception):  # the phone may be gone already
+        await websocket.send_json(refusal(None, error))
+        await websocket.close(code=CLOSE_CODES.get(status(error.code), 4400))
 
 
 async def answer(
-    referee: Referee, limits: Limits, address: str, game_id: str, member: Member, message: Any
+    referee: Referee, limited: Limited, game_id: str, member: Member, message: Any
 ) -> Json:
     command_id = None
     try:
@@ -75,19 +159,21 @@ async def answer(
             raise RuleError("invalid", "messages are JSON text")
         if len(text) > MAX_BODY:
             raise RuleError("too_large", f"a message is at most {MAX_BODY} bytes")
-        body = parse_json(text)
+        body = load_json(text)
         kind = body.get("type")
-        if kind == "ping":
+        if kind == "ping":  # whatever else it holds
             return {"type": "pong", "server_time": iso(now_ms())}
+        if isinstance(body.get("command_id"), str) and not CONTROL.search(body["command_id"]):
+            command_id = body["command_id"]  # named in any error from here on
+        no_controls(body)
         if kind != "command":
             raise RuleError("invalid", f"type: unknown message {kind!r}; send command or ping")
         unknown = set(body) - {"type", "command_id", "command"}
         if unknown:
             raise RuleError("invalid", f"{', '.join(sorted(unknown))}: unknown field")
-        command_id = body.get("command_id") if isinstance(body.get("command_id"), str) else None
         if not isinstance(body.get("command"), dict):
             raise RuleError("invalid", "command: an object with the command's type and fields")
-        limits.command(f"{game_id}/{member.player_id}", address)
+        limited.limits.command(f"{game_id}/{member.player_id}", limited.address)
         table = await referee.table(game_id)
         command_id, command = parse_command(
             table.ruleset, {**body["command"], "command_id": body.get("command_id")}
@@ -95,9 +181,24 @@ async def answer(
         result = await referee.execute(game_id, member, command_id, command)
     except RuleError as error:
         return refusal(command_id, error)
+    except Exception:  # a bug: the socket and the others on it go on, as HTTP answers 500
+        logger.exception("a WebSocket message failed")
+        return error_message(command_id, "internal", "the server failed; the error is logged")
     return {
         "type": "ack",
         "command_id": command_id,
         "seq": result.seq,
         "duplicate": result.duplicate,
     }
+
+
+def error_message(command_id: str | None, code: str, message: str) -> Json:
+    return {"type": "error", "command_id": command_id, "code": code, "message": message}
+
+
+def refusal(command_id: str | None, error: RuleError) -> Json:
+    """The error message of a refusal; over a rate limit, with the seconds to wait."""
+    message = error_message(command_id, error.code, error.message)
+    if isinstance(error, RateLimited):
+        message["retry_after"] = error.retry_after
+    return message

@@ -20,12 +20,13 @@ from server.backends import (
     SqlBackend,
     SqliteBackend,
     Unavailable,
+    Unstorable,
     batches_rows,
 )
 from server.models import GameRow
 from server.rules.core import Event, Json
 
-__all__ = ["Append", "Conflict", "Recorded", "Store", "Unavailable"]
+__all__ = ["Append", "Conflict", "Recorded", "Store", "Unavailable", "Unstorable"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,7 +103,11 @@ class Store:
 
     async def append(self, batches: Sequence[Append]) -> None:
         """Write every batch in one transaction, or none of them."""
-        await self.backend.write(batches_rows(batches))
+        try:
+            rows = batches_rows(batches)
+        except (TypeError, ValueError, OverflowError) as error:  # data JSON cannot hold
+            raise Unstorable(str(error)) from error
+        await self.backend.write(rows)
 
     async def game(self, game_id: str) -> GameRow | None:
         row = await self.backend.game(game_id)

@@ -1,5 +1,6 @@
 """Reading what clients send: JSON bodies with a size limit, tokens, and commands."""
 
+import re
 from typing import Any
 
 import orjson
@@ -35,7 +36,48 @@ def query_number(
     return value
 
 
+# C0 and C1 control characters and DEL: PostgreSQL cannot store U+0000 in text at all, and none
+# of them belongs in a name, a title or an id.
+CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+TOKEN = re.compile(r"[A-Za-z0-9_-]{1,64}")  # what new_token() makes, with room to spare
+
+
+def whole_number(text: str, name: str, maximum: int) -> int:
+    """A query value that must be a whole number from 0 to `maximum`, else `invalid`."""
+    value = whole(text, 0, maximum)
+    if value is None:
+        raise RuleError("invalid", f"{name}: a whole number from 0 to {maximum}")
+    return value
+
+
+def plausible_token(text: str | None) -> bool:
+    """Could this be a token at all? Anything else is not looked up (a NUL in a query
+    string cannot even be sent to PostgreSQL)."""
+    return text is not None and TOKEN.fullmatch(text) is not None
+
+
+def no_controls(value: Any, where: str = "") -> None:
+    """Every string of a body, keys included, is free of control characters."""
+    if isinstance(value, str):
+        if CONTROL.search(value):
+            raise RuleError("invalid", f"{where or 'body'}: control characters are not allowed")
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            no_controls(key, where)
+            no_controls(item, f"{where}.{key}" if where else key)
+    elif isinstance(value, list):
+        for n, item in enumerate(value):
+            no_controls(item, f"{where}.{n}" if where else str(n))
+
+
 def parse_json(raw: bytes | str) -> Json:
+    """A JSON object of at most MAX_BODY bytes, without a control character in any string."""
+    body = load_json(raw)
+    no_controls(body)
+    return body
+
+
+def load_json(raw: bytes | str) -> Json:
     if len(raw) > MAX_BODY:
         raise RuleError("too_large", f"the body is over {MAX_BODY} bytes")
     try:

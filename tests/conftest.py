@@ -12,6 +12,7 @@ import asyncpg
 import pytest
 import uvicorn
 from sqlalchemy.engine import make_url
+from starlette.types import ASGIApp
 
 from server.app import create_app
 from server.socket_protocol import OPTIONS as SOCKET_OPTIONS
@@ -76,9 +77,16 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
 
 async def serve(database_url: str, port: int = 0, **options: Any) -> AsyncIterator[str]:
     """A real uvicorn on a loopback port (a free one unless given) serving create_app(...)."""
+    app = create_app(database_url, **{"rate_limits": False, **options})  # on where a test says
+    async for url in serve_app(app, port):
+        yield url
+
+
+async def serve_app(app: ASGIApp, port: int = 0) -> AsyncIterator[str]:
+    """A real uvicorn on a loopback port (a free one unless given) serving `app`."""
     port = port or free_port()
     config = uvicorn.Config(
-        create_app(database_url, **{"rate_limits": False, **options}),  # on where a test says
+        app,
         host="127.0.0.1",
         port=port,
         log_level="warning",

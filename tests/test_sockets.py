@@ -2,13 +2,30 @@
 
 import asyncio
 import json
+import time
 from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
 
 import httpx
 import pytest
 import websockets
+from starlette.applications import Starlette
+from starlette.types import ASGIApp
+from websockets.typing import Origin, Subprotocol
 
+from server import socket_protocol, sockets
+from server.app import create_app
+from server.forwarded import Proxies, behind
+from server.hub import Hub
 from tests.client import Game, Phone
+from tests.conftest import free_port, serve_app
+from tests.proxy import serve as serve_process
+from tests.proxy import stop
+from tests.rawsocket import PING, frame, handshake
 
 
 @pytest.fixture
@@ -166,3 +183,333 @@ async def test_a_retried_command_over_the_socket_is_not_repeated(
     assert (again["seq"], again["duplicate"]) == (first["seq"], True)
     assert [e["type"] for e in await game.events()].count("game_started") == 1
     await organizer.close()
+
+
+# Hostile input: each bad thing gets a clear error message and a close code, and leaves nothing
+# behind in the server. These run on a server of their own, whose hub they can look into.
+
+
+@dataclass
+class Served:
+    url: str
+    app: Starlette
+    http: httpx.AsyncClient
+
+    def hub(self) -> Hub:
+        hub: Hub = self.app.state.referee.hub
+        return hub
+
+    def ws(self, game: Game, query: str = "") -> str:
+        return f"{self.url.replace('http', 'ws', 1)}/ws/games/{game.game_id}{query}"
+
+
+@asynccontextmanager
+async def running(app: Starlette, outside: ASGIApp | None = None) -> AsyncIterator[Served]:
+    async for url in serve_app(outside or app):
+        async with httpx.AsyncClient(base_url=url) as http:
+            yield Served(url, app, http)
+
+
+@pytest.fixture
+async def served(database_url: str) -> AsyncIterator[Served]:
+    async with running(create_app(database_url, rate_limits=False)) as it:
+        yield it
+
+
+async def refused(url: str, code: str, close: int, **options: Any) -> dict[str, Any]:
+    """Connects, expects one error message with `code` and then the close code `close`."""
+    async with websockets.connect(url, **options) as socket:
+        message: dict[str, Any] = json.loads(await asyncio.wait_for(socket.recv(), 5))
+        assert message["type"] == "error" and message["code"] == code, message
+        assert message["command_id"] is None
+        with pytest.raises(websockets.ConnectionClosed):
+            await asyncio.wait_for(socket.recv(), 5)
+        assert socket.close_code == close, (socket.close_code, message)
+    return message
+
+
+async def no_screens_left(served: Served, game: Game) -> None:
+    for _ in range(100):
+        if game.game_id not in served.hub().audiences:
+            return
+        await asyncio.sleep(0.02)
+    raise AssertionError(f"screens left in the hub: {served.hub().audiences[game.game_id]}")
+
+
+@pytest.mark.parametrize("after", ["²", "٣", "-1", "1.0", "", " 1", "9" * 5000, str(2**31)])
+async def test_a_bad_after_is_refused_and_leaves_no_screen_behind(
+    served: Served, after: str
+) -> None:
+    game = await Game.create(served.http)
+    url = served.ws(game, f"?token={game.organizer}&after={quote(after)}")
+    message = await refused(url, "invalid", 4400)
+    assert message["message"].startswith("after: a whole number"), message
+    await no_screens_left(served, game)
+    # A good one still works, and its screen goes when it closes.
+    phone = await Phone.connect(served.ws(game, f"?token={game.organizer}&after=0"))
+    assert (await phone.until("view"))["type"] == "view"
+    assert game.game_id in served.hub().audiences
+    await phone.close()
+    await no_screens_left(served, game)
+
+
+@pytest.mark.parametrize("token", ["%00", "%00abc", "a%0Ab", "%FF%FE", "x" * 5000, "%20"])
+async def test_a_token_no_database_could_hold_is_unauthorized(served: Served, token: str) -> None:
+    game = await Game.create(served.http)
+    await refused(served.ws(game, f"?token={token}"), "unauthorized", 4401)
+    await no_screens_left(served, game)
+
+
+async def test_a_nul_in_a_command_id_is_invalid_and_sinks_nobody(served: Served) -> None:
+    game = await Game.create(served.http)
+    anna = await game.add("Anna")
+    phone = await Phone.connect(served.ws(game, f"?token={game.organizer}"))
+    await phone.until("view")
+    for bad in ("a\x00b", "\x00", "line\nbreak", "tab\there", "del\x7f", "c1\x85"):
+        command = {"type": "command", "command_id": bad, "command": {"type": "start_game"}}
+        await phone.socket.send(json.dumps(command))
+        answer = await phone.until("error")  # for a command_id it cannot name: null
+        assert (answer["code"], answer["command_id"]) == ("invalid", None), (bad, answer)
+        assert "command_id" in answer["message"], answer
+        body = {"command_id": bad, "type": "start_game"}
+        response = await served.http.post(
+            f"/api/games/{game.game_id}/commands", json=body, headers=game.auth(game.organizer)
+        )
+        assert response.status_code == 422, response.text
+        assert response.json()["error"]["code"] == "invalid"
+    # Nor in anything else the server would store: a name, a card's title.
+    response = await served.http.post(
+        f"/api/games/{game.game_id}/players",
+        json={"name": "Bo\x00b"},
+        headers=game.auth(game.organizer),
+    )
+    assert response.status_code == 422, response.text
+    card = {"title": "Kuš\x00", "big": 5, "small": 0, "kind": "wound"}
+    answer = await phone.send("grant_card", player_id=anna["player_id"], card=card)
+    assert answer["code"] == "invalid", answer
+    # The game goes on: the same socket and HTTP both still write.
+    assert (await phone.send("start_game"))["type"] == "ack"
+    await game.ok(game.organizer, "grant_item", player_id=anna["player_id"], item="crossbow")
+    await phone.close()
+
+
+async def test_the_token_in_a_hello_message_or_the_subprotocol(served: Served) -> None:
+    game = await Game.create(served.http)
+    anna = await game.add("Anna")
+    # hello: the first message, instead of ?token=
+    async with websockets.connect(served.ws(game, "?after=0")) as socket:
+        await socket.send(json.dumps({"type": "hello", "token": anna["token"]}))
+        phone = Phone(socket)
+        assert (await phone.until("view"))["view"]["me"]["name"] == "Anna"
+        assert (await phone.send("challenge", target="ZZZZ"))["code"] == "game_not_running"
+        # A second hello is no command.
+        await socket.send(json.dumps({"type": "hello", "token": anna["token"]}))
+        assert (await phone.until("error"))["code"] == "invalid"
+    # The subprotocol: only the fixed name is echoed back, never the token.
+    offered = [Subprotocol("bijse"), Subprotocol(f"bijse.token.{anna['token']}")]
+    async with websockets.connect(served.ws(game), subprotocols=offered) as socket:
+        assert socket.subprotocol == "bijse"
+        assert socket.response is not None
+        assert anna["token"] not in str(socket.response.headers)
+        assert (await Phone(socket).until("view"))["view"]["me"]["name"] == "Anna"
+    organizer = [Subprotocol(f"bijse.token.{game.organizer}")]
+    async with websockets.connect(served.ws(game), subprotocols=organizer) as socket:
+        assert socket.subprotocol is None
+        assert "players" in (await Phone(socket).until("view"))["view"]
+
+
+@pytest.mark.parametrize(
+    "first",
+    [
+        json.dumps({"type": "ping"}),
+        json.dumps({"type": "hello"}),
+        json.dumps({"type": "hello", "token": 7}),
+        json.dumps({"type": "hello", "token": "wrong"}),
+        json.dumps({"type": "hello", "token": "\u0000"}),
+        "{not json",
+        b"\x00binary",
+    ],
+)
+async def test_without_a_token_the_first_message_must_be_a_hello(
+    served: Served, first: str | bytes
+) -> None:
+    game = await Game.create(served.http)
+    async with websockets.connect(served.ws(game)) as socket:
+        await socket.send(first)
+        message = json.loads(await asyncio.wait_for(socket.recv(), 5))
+        assert message["type"] == "error" and message["code"] == "unauthorized", message
+        with pytest.raises(websockets.ConnectionClosed):
+            await asyncio.wait_for(socket.recv(), 5)
+        assert socket.close_code == 4401
+    await no_screens_left(served, game)
+
+
+async def test_a_socket_that_says_nothing_is_closed_after_the_hello_deadline(
+    served: Served, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(sockets, "HELLO_S", 0.3)
+    game = await Game.create(served.http)
+    message = await refused(served.ws(game, "?after=0"), "unauthorized", 4401)
+    assert "hello" in message["message"]
+
+
+async def test_a_foreign_origin_is_refused_and_the_own_origin_accepted(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'origin.db'}"
+    async with running(create_app(url, public_url="https://bijse.example/")) as served:
+        game = await Game.create(served.http)
+        address = served.url.removeprefix("http://")
+        token = f"?token={game.organizer}"
+        for origin in (
+            "https://evil.example",
+            "null",
+            f"http://{address}.evil",
+            "http://bijse.example",
+        ):
+            message = await refused(
+                served.ws(game, token), "forbidden", 4403, origin=Origin(origin)
+            )
+            assert "origin" in message["message"].lower(), message
+        for origin in (f"http://{address}", "https://bijse.example", "https://BIJSE.example:443"):
+            async with websockets.connect(served.ws(game, token), origin=Origin(origin)) as ok:
+                assert (await Phone(ok).until("view"))["type"] == "view", origin
+        await no_screens_left(served, game)
+
+
+async def test_behind_a_trusted_proxy_the_forwarded_host_is_the_own_origin(
+    tmp_path: Path,
+) -> None:
+    app = create_app(f"sqlite:///{tmp_path / 'proxied.db'}")
+    async with running(app, behind(app, Proxies("127.0.0.1"))) as served:
+        game = await Game.create(served.http)
+        url = served.ws(game, f"?token={game.organizer}")
+        forwarded = {"X-Forwarded-Host": "bijse.test", "X-Forwarded-Proto": "https"}
+        async with websockets.connect(
+            url, origin=Origin("https://bijse.test"), additional_headers=forwarded
+        ) as ok:
+            assert (await Phone(ok).until("view"))["type"] == "view"
+        await refused(
+            url,
+            "forbidden",
+            4403,
+            origin=Origin("https://other.test"),
+            additional_headers=forwarded,
+        )
+
+
+def rss_mib(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    raise AssertionError(f"no VmRSS for {pid}")
+
+
+PINGS = {
+    "json": frame(b'{"type":"ping"}') * 50,
+    "frames": frame(b"p" * 100, PING) * 50,  # WebSocket pings: answered below the application
+}
+
+
+def flood(
+    port: int, path: str, seconds: float, burst: bytes, sample: Any = None
+) -> tuple[int, str]:
+    """A client that sends pings as fast as the server takes them and never reads; returns
+    the bytes sent and how it ended."""
+    sock, answer = handshake(port, path)
+    assert b" 101 " in answer.split(b"\r\n")[0], answer
+    sock.setblocking(False)
+    sent, start, ended = 0, time.monotonic(), "still open"
+    try:
+        while time.monotonic() - start < seconds:
+            try:
+                sent += sock.send(burst)
+            except BlockingIOError:
+                pass
+            except OSError as error:
+                ended = type(error).__name__
+                break
+            if sample is not None:
+                sample()
+            time.sleep(0.001)
+    finally:
+        sock.close()
+    return sent, ended
+
+
+@pytest.mark.parametrize("pings", list(PINGS))
+async def test_a_reader_that_never_reads_costs_bounded_memory_given_back_at_close(
+    tmp_path: Path, pings: str
+) -> None:
+    port = free_port()
+    server = await serve_process(port, f"sqlite:///{tmp_path / 'stall.db'}", tmp_path / "log")
+    try:
+        async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}") as http:
+            game = await Game.create(http)
+            await asyncio.sleep(0.5)
+            base = rss_mib(server.pid)
+            peak = [base]
+            path = f"/ws/games/{game.game_id}?token={game.organizer}"
+            sent, ended = await asyncio.to_thread(
+                flood, port, path, 5, PINGS[pings], lambda: peak.append(rss_mib(server.pid))
+            )
+            await asyncio.sleep(1)
+            after = rss_mib(server.pid)
+            rss = f"RSS {base:.0f} -> {max(peak):.0f} -> {after:.0f} MiB"
+            figures = f"sent {sent >> 10} KiB ({ended}); {rss}"
+            assert max(peak) - base < 12, figures
+            assert after - base < 8, figures
+            assert (await http.get("/healthz")).status_code == 200
+            phone = await Phone.connect(game.ws_url(f"http://127.0.0.1:{port}", game.organizer))
+            assert (await phone.until("view"))["type"] == "view"
+            await phone.close()
+    finally:
+        stop(server)
+
+
+async def test_a_reader_that_never_reads_is_cut_off(
+    served: Served, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """WebSocket pings fill the server's buffer for the peer, and the peer is aborted. (JSON
+    pings stop sooner: their answers fill the peer's own TCP window, its sends stall, and
+    uvicorn's keepalive ping, unanswered, closes it after 20 + 20 s.)"""
+    monkeypatch.setattr(socket_protocol, "STALL_S", 1.0)
+    game = await Game.create(served.http)
+    port = int(served.url.rsplit(":", 1)[1])
+    path = f"/ws/games/{game.game_id}?token={game.organizer}"
+    start = time.monotonic()
+    sent, ended = await asyncio.to_thread(flood, port, path, 15, PINGS["frames"])
+    assert ended in ("ConnectionResetError", "BrokenPipeError"), (sent, ended)
+    assert time.monotonic() - start < 10
+    await no_screens_left(served, game)
+
+
+async def test_no_token_reaches_the_log_even_at_the_most_verbose_level(tmp_path: Path) -> None:
+    port, log = free_port(), tmp_path / "log"
+    database = f"sqlite:///{tmp_path / 'log.db'}"
+    server = await serve_process(port, database, log, "--log-level", "trace")
+    try:
+        base = f"http://127.0.0.1:{port}"
+        async with httpx.AsyncClient(base_url=base) as http:
+            game = await Game.create(http)
+            anna = await game.add("Anna")
+            await http.get(f"/healthz?token={anna['token']}&x=1")  # HTTP never reads it: still
+            phone = await Phone.connect(game.ws_url(base, anna["token"], after=0))
+            await phone.until("view")
+            await phone.close()
+            url = f"{base.replace('http', 'ws', 1)}/ws/games/{game.game_id}?%74oken={anna['token']}"
+            async with websockets.connect(url) as socket:
+                assert (await Phone(socket).until("view"))["type"] == "view"
+            bad = f"{base.replace('http', 'ws', 1)}/ws/games/{game.game_id}?token=x{anna['token']}"
+            await refused(bad, "unauthorized", 4401)
+            plain = f"{base.replace('http', 'ws', 1)}/ws/games/{game.game_id}"
+            async with websockets.connect(plain) as socket:
+                await socket.send(json.dumps({"type": "hello", "token": anna["token"]}))
+                assert (await Phone(socket).until("view"))["type"] == "view"
+            offered = [Subprotocol("bijse"), Subprotocol(f"bijse.token.{anna['token']}")]
+            async with websockets.connect(plain, subprotocols=offered) as socket:
+                assert (await Phone(socket).until("view"))["type"] == "view"
+    finally:
+        stop(server)
+    text = log.read_text()
+    assert "WebSocket /ws/games/" in text and "GET /healthz" in text, text[-2000:]
+    assert anna["token"] not in text, [line for line in text.splitlines() if anna["token"] in line]
+    assert game.organizer not in text

@@ -1,6 +1,7 @@
 // One WebSocket to a game: reconnects with exponential backoff and jitter, resumes with
 // after=<last seq>, pings for the clock offset and to notice a dead connection. Views and
 // patches go to onView; resync() starts over with after=<held seq> for a whole view.
+// The token goes in the first message (hello), never in the URL: URLs end up in logs.
 import * as clock from "./clock.js";
 
 const PING_EVERY_MS = 15000;
@@ -40,11 +41,12 @@ export class GameSocket {
     clearTimeout(this.retryTimer);
     if (this.stopped || this.ws) return;
     const scheme = location.protocol === "https:" ? "wss" : "ws";
-    const query = `token=${encodeURIComponent(this.token)}&after=${this.after()}`;
-    const ws = new WebSocket(`${scheme}://${location.host}/ws/games/${encodeURIComponent(this.gameId)}?${query}`);
+    const path = `/ws/games/${encodeURIComponent(this.gameId)}?after=${this.after()}`;
+    const ws = new WebSocket(`${scheme}://${location.host}${path}`);
     this.ws = ws;
     this.setStatus("connecting");
     ws.onopen = () => {
+      ws.send(JSON.stringify({ type: "hello", token: this.token }));
       this.lastHeard = Date.now();
       this.setStatus("open");
       this.ping();

@@ -208,6 +208,7 @@ async def test_phone_fed_patches_holds_the_view_get_view_answers(
     await asyncio.sleep(1.0)
     urls = await page.evaluate("window.__sockets")
     assert f"after={now['seq']}" in urls[0], urls
+    assert not [url for url in urls if alice["token"] in url], "the token goes in a hello"
     assert await frames(page) == []
     await same_as_server(page, api, gid, alice["token"])
 

@@ -1,0 +1,51 @@
+"""No token in the server's log: uvicorn logs every request's path with its query string (the
+access log, the WebSocket's "accepted" line), and at debug and trace level the handshake's
+headers, the ASGI scope and the first characters of every frame. Old clients send a token in
+the URL; new ones in a subprotocol or a hello message. Each form is blanked out of every
+record of uvicorn's loggers before it is written."""
+
+import logging
+import re
+from urllib.parse import unquote_plus
+
+HIDDEN = "[redacted]"
+PAIR = re.compile(r"""(?:^|(?<=[?&'"\s]))([\w%.~+-]+)=([^&\s'"#]*)""")
+FORMS = [
+    re.compile(r"(bijse\.token\.)[\w-]+"),  # the subprotocol
+    re.compile(r"""(["']token["']\s*:\s*["'])[^"']*"""),  # a hello message
+]
+LOGGERS = ("uvicorn", "uvicorn.error", "uvicorn.access", "uvicorn.asgi")
+
+
+def redact(text: str) -> str:
+    def pair(found: re.Match[str]) -> str:
+        if unquote_plus(found[1]).strip().lower() == "token":
+            return f"{found[1]}={HIDDEN}"
+        return found[0]
+
+    if "oken" not in text and "%" not in text:  # nothing to hide: the usual case
+        return text
+    text = PAIR.sub(pair, text)
+    for form in FORMS:
+        text = form.sub(lambda found: found[1] + HIDDEN, text)
+    return text
+
+
+class Redact(logging.Filter):
+    def filter(self, record: logging.LogRecord) -> bool:
+        args = record.args
+        if isinstance(args, tuple) and all(isinstance(a, str | int | float) for a in args):
+            # uvicorn's access formatter reads the arguments one by one: keep them apart
+            record.args = tuple(redact(a) if isinstance(a, str) else a for a in args)
+            record.msg = redact(str(record.msg))
+        else:  # a scope, headers, bytes: the whole line, as it would be written
+            record.msg, record.args = redact(record.getMessage()), None
+        return True
+
+
+def install() -> None:
+    """On uvicorn's loggers, once (a filter stays through uvicorn's own logging setup)."""
+    for name in LOGGERS:
+        logger = logging.getLogger(name)
+        if not any(isinstance(f, Redact) for f in logger.filters):
+            logger.addFilter(Redact())
