@@ -491,6 +491,8 @@ export default {
   "error.forbidden": "Na to nemáš právo.",
   "error.invalid": "Neplatný příkaz.",
   "error.unauthorized": "Neplatná pozvánka.",
+  "error.rate_limited": "Příliš mnoho pokusů naráz: chvíli počkejte a zkuste to znovu.",
+  "error.command_id_reused": "Server už tento požadavek zná s jiným obsahem: zkuste to znovu.",
   "error.too_large": "Příliš dlouhé.",
 
   // rank-bases

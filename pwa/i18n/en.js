@@ -429,6 +429,8 @@ export default {
   "error.forbidden": "You are not allowed to do that.",
   "error.invalid": "Invalid command.",
   "error.unauthorized": "Invalid invite.",
+  "error.rate_limited": "Too many attempts at once: wait a moment and try again.",
+  "error.command_id_reused": "The server knows this request with other contents: try again.",
   "error.too_large": "Too long.",
 
   // rank-bases

@@ -7,6 +7,8 @@ import { mergePatch } from "./patch.js";
 import { cachedView, cacheView, saveSession } from "./session.js";
 import { GameSocket } from "./socket.js";
 
+const RETRY_LATER = new Set(["rate_limited", "unavailable"]);
+
 const RETRY_DRAIN_MS = 8000;
 // Commands that pull another player into something: sent minutes late from a dead spot, they would
 // lock the sender in with an opponent long gone. They expire in the outbox instead (per ruleset,
@@ -198,6 +200,8 @@ export class Game extends EventTarget {
       } catch {
         return false;
       }
+      // Over a rate limit, or the game could not be saved: not a refusal, send it again later.
+      if (answer.error && RETRY_LATER.has(answer.error.code)) return false;
     } else {
       try {
         answer = await api.command(this.gameId, this.token, entry.command_id, entry.command);
