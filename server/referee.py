@@ -183,7 +183,14 @@ class Referee:
                 if command_id in table.answers:
                     return Answer(table.answers[command_id], True, [])
                 if command_id in table.inflight:
-                    return Answer(await asyncio.shield(table.inflight[command_id]), True, [])
+                    try:
+                        return Answer(await asyncio.shield(table.inflight[command_id]), True, [])
+                    except Conflict:
+                        # The first copy's write conflicted and it goes round again: so does
+                        # this one, and finds the answer it gets (or decides it first).
+                        if self.tables.get(game_id) is table:
+                            del self.tables[game_id]
+                        continue
             try:
                 return await self.decide_and_write(table, actor, command_id, command)
             except Conflict:

@@ -200,3 +200,29 @@ async def test_after_losing_its_listener_a_server_catches_up_from_the_table(
         await admin.close()
     assert before < answer.seq == two.tables[game_id].committed_seq
     assert two.tables[game_id].committed_state.fighters[bob.player_id].duel_id is not None
+
+
+async def test_a_duplicate_waiting_on_a_write_that_conflicts_goes_round_again(
+    pair: tuple[Referee, Referee],
+) -> None:
+    """Two copies of one command at once on a server that fell behind: the first one's write
+    conflicts; the copy waiting on it must not get that conflict, but the one answer."""
+    one, two = pair
+    game_id, organizer, (anna, bob, cyril) = await setup_game(one)
+    await two.table(game_id)
+    await one.execute(game_id, anna, "c1", Challenge(target=bob.code))  # two is now behind
+    grant = GrantItem(player_id=cyril.player_id, item="crossbow")
+    answers = await asyncio.gather(
+        two.execute(game_id, organizer, "g1", grant),
+        two.execute(game_id, organizer, "g1", grant),
+        return_exceptions=True,
+    )
+    assert not [a for a in answers if isinstance(a, BaseException)], answers
+    seqs = {a.seq for a in answers if not isinstance(a, BaseException)}
+    assert len(seqs) == 1
+    assert sorted(not a.duplicate for a in answers if not isinstance(a, BaseException)) == [
+        False,
+        True,
+    ]
+    log = await two.store.events(game_id)
+    assert [r.seq for r in log if r.command_id == "g1"] == list(seqs)
