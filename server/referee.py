@@ -27,6 +27,7 @@ from server.store import Append, Conflict, Store, Unavailable
 from server.validation import invalid
 
 RETRIES = 5
+FRESH_S = 2.0  # how long a resume waits for a write of this server's to land
 
 
 @dataclass
@@ -66,7 +67,7 @@ class Referee:
         self.tables: dict[str, Table] = {}
         self.loading: dict[str, asyncio.Task[Table | None]] = {}
         self.tokens: dict[str, tuple[str, str]] = {}
-        self.background: set[asyncio.Task[None]] = set()
+        self.background: set[asyncio.Task[int | None]] = set()
 
     async def start(self) -> None:
         self.scribe.start()
@@ -88,14 +89,18 @@ class Referee:
                 self.background.add(task)
                 task.add_done_callback(self.background.discard)
 
-    async def catch_up(self, table: Table) -> None:
-        """Fold in what another server wrote, and show it. With a write of our own in flight,
+    async def catch_up(self, table: Table) -> int | None:
+        """Fold in what another server wrote, and show it; answers the seq the table is then at,
+        as new as the log was read (None: left as it was). With a write of our own in flight,
         leave it: that write conflicts, and the game is reloaded before it is decided again."""
         if table.seq != table.committed_seq:
-            return
-        log = await self.store.events(table.game_id, table.committed_seq)
-        if not log or self.tables.get(table.game_id) is not table or table.seq != log[0].seq - 1:
-            return  # nothing new, or the table moved on while we read
+            return None
+        seq = table.seq
+        log = await self.store.events(table.game_id, seq)
+        if self.tables.get(table.game_id) is not table or table.seq != seq:
+            return None  # the table moved on while we read
+        if not log:
+            return seq
         state = table.state
         touched = table.ruleset.parts.touched(state, [r.event for r in log])
         for recorded in log:
@@ -105,6 +110,32 @@ class Referee:
         table.state = table.committed_state = state
         table.seq = table.committed_seq = log[-1].seq
         self.hub.publish(table.game_id, table.ruleset, state, table.seq, touched)
+        return table.seq
+
+    async def fresh(self, game_id: str, after: str | None) -> Table:
+        """The game as new as the seq a reconnecting phone holds (`after`, a whole number, else
+        nothing): a resume never goes backwards. This server may not have heard yet of what
+        another server wrote and showed the phone: it reads the log first. An `after` past the
+        end of the log gets the log's newest state; with a write of this server's in flight,
+        it waits for that write a while, then refuses (the phone reconnects)."""
+        held = int(after) if after is not None and after.isdigit() else 0
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + FRESH_S
+        while True:
+            table = await self.table(game_id)
+            if table.committed_seq >= held:
+                return table
+            head = await self.catch_up(table)
+            if head is not None and head < held:
+                return table  # the log ends before `after`: there is nothing newer to show
+            if head is None:
+                if loop.time() > deadline:
+                    raise RuleError(
+                        "unavailable",
+                        f"this server has the game at seq {table.committed_seq}, "
+                        f"not yet at {held}; reconnect",
+                    )
+                await asyncio.sleep(0.01)  # a write of ours is on its way to disk
 
     async def create_game(self, ruleset_id: str, name: str, config: Json) -> tuple[str, str]:
         ruleset = RULESETS.get(ruleset_id)

@@ -22,6 +22,7 @@ async def game_socket(websocket: WebSocket) -> None:
     await websocket.accept()
     try:
         table, member = await referee.seat(game_id, websocket.query_params.get("token"))
+        table = await referee.fresh(game_id, websocket.query_params.get("after"))
     except RuleError as error:
         await websocket.send_json(
             {"type": "error", "command_id": None, "code": error.code, "message": error.message}

@@ -226,3 +226,19 @@ async def test_a_duplicate_waiting_on_a_write_that_conflicts_goes_round_again(
     ]
     log = await two.store.events(game_id)
     assert [r.seq for r in log if r.command_id == "g1"] == list(seqs)
+
+
+async def test_a_resume_reads_what_another_server_wrote_first(
+    pair: tuple[Referee, Referee],
+) -> None:
+    one, two = pair
+    game_id, _, (anna, bob, _) = await setup_game(one)
+    behind = (await two.table(game_id)).committed_seq
+    seq = (await one.execute(game_id, anna, "c1", Challenge(target=bob.code))).seq
+    assert behind < seq
+    table = await two.fresh(game_id, str(seq))
+    assert table.committed_seq == seq
+    assert table.committed_state.fighters[bob.player_id].duel_id is not None
+    # Past the end of the log (a restored database, a confused client): the newest there is.
+    assert (await two.fresh(game_id, str(seq + 10))).committed_seq == seq
+    assert (await two.fresh(game_id, "not a number")).committed_seq == seq
