@@ -5,31 +5,19 @@ and its hash chain holds, and a command cut off by the kill, sent again, happens
 import asyncio
 import random
 import uuid
-from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import httpx
-import pytest
 
 from tests.chaos.harness import SCALE, Server, broken_chain, effects, read_log, report, rng
 from tests.client import Game
-from tests.conftest import new_postgres_database
 
 CYCLES = 4 * SCALE
 WORKERS = 6  # commands in flight at once: several share a group commit
 FIRST_ACKS = 10  # acks of a cycle before the kill may come
 REFUSED = {409}  # what the rules may answer a command of this load (none, as it happens)
-
-
-@pytest.fixture(params=["SQLite", "PostgreSQL"])
-async def database(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[str]:
-    if request.param == "SQLite":
-        yield f"sqlite:///{tmp_path / 'chaos.db'}"
-        return
-    async for url in new_postgres_database():
-        yield url
 
 
 @dataclass
