@@ -45,6 +45,7 @@ class Table:
     inflight: dict[str, asyncio.Future[int]] = field(default_factory=dict)
     # seq -> the state, and the members whose views it changed, not yet on disk
     waiting: dict[int, tuple[Any, set[str] | None]] = field(default_factory=dict)
+    writing: asyncio.Future[None] | None = None  # the last write sent to the scribe
 
     def member(self, player_id: str) -> Member:
         member: Member = self.committed_state.roster.members[player_id]
@@ -254,8 +255,10 @@ class Referee:
         future: asyncio.Future[int] = asyncio.get_running_loop().create_future()
         if command_id is not None:
             table.inflight[command_id] = future
+        # Decided on top of the writes before it: if one of them fails, so does this one.
+        written = table.writing = self.scribe.submit(append, table.writing)
         try:
-            await self.scribe.write(append)
+            await asyncio.shield(written)  # a caller that gives up does not unmake the write
         except (Conflict, Unavailable) as error:
             future.set_exception(error)
             future.exception()  # retrieved: a duplicate waiting on it re-raises on its own

@@ -242,3 +242,27 @@ async def test_a_resume_reads_what_another_server_wrote_first(
     # Past the end of the log (a restored database, a confused client): the newest there is.
     assert (await two.fresh(game_id, str(seq + 10))).committed_seq == seq
     assert (await two.fresh(game_id, "not a number")).committed_seq == seq
+
+
+async def test_a_command_decided_on_top_of_a_write_that_conflicts_is_decided_again(
+    pair: tuple[Referee, Referee],
+) -> None:
+    """A write that conflicts takes down every write decided on top of it, even one that waited
+    for a later batch and would now fit the log's end by its seq: it was decided on a state the
+    log never had."""
+    one, two = pair
+    game_id, organizer, (anna, bob, cyril) = await setup_game(one)
+    await two.table(game_id)
+    await one.execute(game_id, cyril, "c1", Challenge(target=bob.code))  # two is now behind
+    grant = GrantItem(player_id=anna.player_id, item="crossbow")
+    first = asyncio.create_task(two.execute(game_id, organizer, "g1", grant))
+    while two.scribe.queue or "g1" not in (await two.table(game_id)).inflight:
+        await asyncio.sleep(0)  # until the grant's batch is on its way to the database
+    # Decided on two's stale state plus the grant: Bob is free there. Its batch comes after the
+    # grant's, which conflicts; by then the log ends at the seq this one expects.
+    with pytest.raises(RuleError) as refused:
+        await two.execute(game_id, anna, "c2", Challenge(target=bob.code))
+    assert refused.value.code == "busy"
+    assert not (await first).duplicate
+    log = await two.store.events(game_id)
+    assert [r.type for r in log].count("duel_started") == 1
