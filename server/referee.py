@@ -78,6 +78,9 @@ class Referee:
         self.listener.cancel()
         with suppress(asyncio.CancelledError):
             await self.listener
+        # A catch-up still reading holds a database connection: let it finish before the
+        # store closes (else the connection is dropped unclosed).
+        await asyncio.gather(*self.background, return_exceptions=True)
         await self.scribe.stop()
 
     def heard(self, game_id: str | None, seq: int) -> None:
