@@ -77,6 +77,10 @@ class Server:
         if self.process is not None:
             stop(self.process)
 
+    def tail(self, size: int = 4000) -> str:
+        text = self.log.read_text(errors="replace") if self.log.exists() else ""
+        return text[-size:]
+
     def died(self) -> int:
         """Requests and socket handlers that ended in an uncaught exception (uvicorn logs each
         with its traceback)."""
@@ -92,6 +96,10 @@ async def servers(database_url: str, count: int, logs: Path) -> AsyncIterator[li
         for server in started:
             await server.start()
         yield started
+    except BaseException:
+        for server in started:  # shown with the failure: what the servers said
+            print(f"--- {server.log}:\n{server.tail()}")
+        raise
     finally:
         for server in started:
             server.stop()

@@ -27,6 +27,8 @@ from websockets.asyncio.client import ClientConnection
 
 from bench.live import Held
 from server.patch import bare
+from server.rules import RULESETS
+from server.store import Recorded
 from tests.chaos.harness import SCALE, Server, effects, read_log, report, rng, servers
 from tests.client import Game
 from tests.proxy import until
@@ -67,6 +69,7 @@ class Tally:
     stale: list[str] = field(default_factory=list)  # views and patches older than after=
     died: int = 0  # sockets the server closed with 1011 (its handler raised)
     failed: list[str] = field(default_factory=list)  # 5xx answers
+    resent: int = 0  # organizer's requests sent again after a transport error
     bursts: list[list[tuple[int, Any]]] = field(default_factory=list)  # each copy's answer
 
 
@@ -301,11 +304,20 @@ async def organizer_bursts(
     async with httpx.AsyncClient(timeout=30) as http:
 
         async def copy(base: str, body: dict[str, Any]) -> tuple[int, Any]:
-            response = await http.post(
-                f"{base}/api/games/{game.game_id}/commands",
-                json=body,
-                headers=game.auth(game.organizer),
-            )
+            for _ in range(5):
+                try:
+                    response = await http.post(
+                        f"{base}/api/games/{game.game_id}/commands",
+                        json=body,
+                        headers=game.auth(game.organizer),
+                    )
+                    break
+                except httpx.TransportError:
+                    # A kept-alive connection the server closed as it was reused: the same
+                    # command id again, as any client does.
+                    tally.resent += 1
+            else:
+                raise AssertionError(f"{base} did not answer {body}")
             if response.status_code >= 500:
                 tally.failed.append(f"{response.status_code} {response.text[:200]}")
             return response.status_code, response.json()
@@ -321,6 +333,31 @@ async def organizer_bursts(
             copies = [copy(random.choice(bases), body) for _ in range(random.randint(2, 5))]
             tally.bursts.append(await asyncio.gather(*copies))
             tally.sent += len(copies)
+
+
+def impossible(log: list[Recorded]) -> list[str]:
+    """Events the rules could not have decided on the state the log has before them: a duel
+    started with a player who is in another one, a pick in a duel that is not open or a second
+    pick in a round. Such an event was decided on another state than the one it follows."""
+    ruleset = RULESETS["card-duel"]
+    state = ruleset.initial_state(log[0].data["config"])
+    found = []
+    for recorded in log:
+        data = recorded.data
+        if recorded.type == "duel_started":
+            busy = [p for p in (data["challenger"], data["target"]) if in_duel(state, p)]
+            if busy:
+                found.append(f"seq {recorded.seq}: a duel of {busy}, already in a duel")
+        elif recorded.type == "card_picked":
+            duel = state.duels.get(data["duel_id"])
+            if duel is None or data["player_id"] in duel.picks or duel.round != data["round"]:
+                found.append(f"seq {recorded.seq}: a pick in {data['duel_id']}, not open to it")
+        state = ruleset.evolve(state, recorded.event)
+    return found
+
+
+def in_duel(state: Any, player_id: str) -> bool:
+    return state.fighters[player_id].duel_id in state.duels
 
 
 def wrong_bursts(tally: Tally) -> list[str]:
@@ -393,6 +430,7 @@ async def run(database: str, count: int, tmp_path: Path, mode: str) -> None:
         if seqs and seqs != {where.get(command_id)}:
             astray.append(f"{command_id}: answered {seqs}, in the log at {where.get(command_id)}")
     wrong = wrong_bursts(tally)
+    unsound = impossible(log)
     faults = tally.faults
     report(
         f"Fuzzed phones, {mode}",
@@ -402,12 +440,16 @@ async def run(database: str, count: int, tmp_path: Path, mode: str) -> None:
         f"{faults['http']} HTTP copies; 503 (tried again) to {tally.unavailable['a command']} "
         f"commands, {tally.unavailable['a connect']} connects",
         f"{len(twice)} duplicated, {len(astray)} acks not in the log, "
+        f"{len(unsound)} decided on another state, "
         f"{len(tally.unanswered)} unanswered, {converged}/{PHONES} hold the latest view",
     )
+    ids = f"{len(tally.bursts)} ids × 2–5 copies"  # noqa: RUF001
+    fives = f"{len(tally.failed)} × 5xx"  # noqa: RUF001
     report(
         f"Retried commands, {mode}",
-        f"{len(tally.bursts)} ids × 2–5 copies ({sum(map(len, tally.bursts))} requests)",  # noqa: RUF001
-        f"{len(wrong)} wrong answers, {len(tally.failed)} × 5xx, {died} handlers died",  # noqa: RUF001
+        f"{ids} ({sum(map(len, tally.bursts))} requests, "
+        f"{tally.resent} sent again after a transport error)",
+        f"{len(wrong)} wrong answers, {fives}, {died} handlers died",
     )
     report(
         f"Reconnects with after=N, {mode}",
@@ -415,6 +457,7 @@ async def run(database: str, count: int, tmp_path: Path, mode: str) -> None:
         f"{len(tally.stale)} views older than after",
     )
     assert not twice and not astray and not tally.unanswered, (twice, astray, tally.unanswered)
+    assert not unsound, unsound
     assert converged == PHONES, apart
     assert not wrong, wrong[:5]
     assert not tally.failed and died == 0, (tally.failed[:5], died)
@@ -426,6 +469,7 @@ async def seq_at(http: httpx.AsyncClient, server: Server, game: Game) -> int:
     response = await http.get(
         f"{server.base}/api/games/{game.game_id}/view", headers=game.auth(game.organizer)
     )
+    assert response.status_code == 200, f"{server.base}: {response.status_code} {response.text}"
     seq: int = response.json()["seq"]
     return seq
 
