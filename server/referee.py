@@ -30,6 +30,7 @@ from server.validation import invalid
 RETRIES = 5
 IDLE_S = 600.0  # a game nobody has watched or played for this long leaves memory (not the log)
 SWEEP_S = 60.0
+FRESH_S = 2.0  # how long a resume waits for a write of this server's to land
 
 
 @dataclass
@@ -48,6 +49,7 @@ class Table:
     # seq -> the state, and the members whose views it changed, not yet on disk
     waiting: dict[int, tuple[Any, set[str] | None]] = field(default_factory=dict)
     used: float = field(default_factory=time.monotonic)  # last asked for
+    writing: asyncio.Future[None] | None = None  # the last write sent to the scribe
 
     def member(self, player_id: str) -> Member:
         member: Member = self.committed_state.roster.members[player_id]
@@ -70,7 +72,7 @@ class Referee:
         self.tables: dict[str, Table] = {}
         self.loading: dict[str, asyncio.Task[Table | None]] = {}
         self.tokens: dict[str, tuple[str, str]] = {}
-        self.background: set[asyncio.Task[None]] = set()
+        self.background: set[asyncio.Task[int | None]] = set()
 
     async def start(self) -> None:
         self.scribe.start()
@@ -82,6 +84,9 @@ class Referee:
             task.cancel()
             with suppress(asyncio.CancelledError):
                 await task
+        # A catch-up still reading holds a database connection: let it finish before the
+        # store closes (else the connection is dropped unclosed).
+        await asyncio.gather(*self.background, return_exceptions=True)
         await self.scribe.stop()
 
     async def sweep(self) -> None:
@@ -108,14 +113,18 @@ class Referee:
                 self.background.add(task)
                 task.add_done_callback(self.background.discard)
 
-    async def catch_up(self, table: Table) -> None:
-        """Fold in what another server wrote, and show it. With a write of our own in flight,
+    async def catch_up(self, table: Table) -> int | None:
+        """Fold in what another server wrote, and show it; answers the seq the table is then at,
+        as new as the log was read (None: left as it was). With a write of our own in flight,
         leave it: that write conflicts, and the game is reloaded before it is decided again."""
         if table.seq != table.committed_seq:
-            return
-        log = await self.store.events(table.game_id, table.committed_seq)
-        if not log or self.tables.get(table.game_id) is not table or table.seq != log[0].seq - 1:
-            return  # nothing new, or the table moved on while we read
+            return None
+        seq = table.seq
+        log = await self.store.events(table.game_id, seq)
+        if self.tables.get(table.game_id) is not table or table.seq != seq:
+            return None  # the table moved on while we read
+        if not log:
+            return seq
         state = table.state
         touched = table.ruleset.parts.touched(state, [r.event for r in log])
         for recorded in log:
@@ -125,6 +134,32 @@ class Referee:
         table.state = table.committed_state = state
         table.seq = table.committed_seq = log[-1].seq
         self.hub.publish(table.game_id, table.ruleset, state, table.seq, touched)
+        return table.seq
+
+    async def fresh(self, game_id: str, after: int | None) -> Table:
+        """The game as new as the seq a reconnecting phone holds (`after`, if it said): a
+        resume never goes backwards. This server may not have heard yet of what
+        another server wrote and showed the phone: it reads the log first. An `after` past the
+        end of the log gets the log's newest state; with a write of this server's in flight,
+        it waits for that write a while, then refuses (the phone reconnects)."""
+        held = after or 0
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + FRESH_S
+        while True:
+            table = await self.table(game_id)
+            if table.committed_seq >= held:
+                return table
+            head = await self.catch_up(table)
+            if head is not None and head < held:
+                return table  # the log ends before `after`: there is nothing newer to show
+            if head is None:
+                if loop.time() > deadline:
+                    raise RuleError(
+                        "unavailable",
+                        f"this server has the game at seq {table.committed_seq}, "
+                        f"not yet at {held}; reconnect",
+                    )
+                await asyncio.sleep(0.01)  # a write of ours is on its way to disk
 
     async def create_game(self, ruleset_id: str, name: str, config: Json) -> tuple[str, str]:
         ruleset = RULESETS.get(ruleset_id)
@@ -204,7 +239,14 @@ class Referee:
                 if command_id in table.answers:
                     return Answer(table.answers[command_id], True, [])
                 if command_id in table.inflight:
-                    return Answer(await asyncio.shield(table.inflight[command_id]), True, [])
+                    try:
+                        return Answer(await asyncio.shield(table.inflight[command_id]), True, [])
+                    except Conflict:
+                        # The first copy's write conflicted and it goes round again: so does
+                        # this one, and finds the answer it gets (or decides it first).
+                        if self.tables.get(game_id) is table:
+                            del self.tables[game_id]
+                        continue
             try:
                 return await self.decide_and_write(table, actor, command_id, command)
             except Conflict:
@@ -237,8 +279,10 @@ class Referee:
         future: asyncio.Future[int] = asyncio.get_running_loop().create_future()
         if command_id is not None:
             table.inflight[command_id] = future
+        # Decided on top of the writes before it: if one of them fails, so does this one.
+        written = table.writing = self.scribe.submit(append, table.writing)
         try:
-            await self.scribe.write(append)
+            await asyncio.shield(written)  # a caller that gives up does not unmake the write
         except (Conflict, Unavailable) as error:
             future.set_exception(error)
             future.exception()  # retrieved: a duplicate waiting on it re-raises on its own

@@ -5,7 +5,8 @@ together in one transaction. On SQLite, where a durable commit costs a disk flus
 "one flush per command" into "one flush per batch" without acknowledging anything early.
 A batch that fails for a reason of one of its appends (a conflict in one game, a value the
 database cannot hold) is written again apart, so that only that append and those decided on
-top of it fail; a database that is down fails the whole batch at once.
+top of it fail; a database that is down fails the whole batch at once. An append decided on top
+of a write that failed fails too, unwritten, even when a later batch would take it.
 """
 
 import asyncio
@@ -15,7 +16,10 @@ from collections.abc import Callable
 
 from server.store import Append, Conflict, Store, Unavailable, Unstorable
 
-Batch = list[tuple[Append, asyncio.Future[None]]]
+# An append, the future its writer waits on, and the future of the write it was decided on top
+# of (None: the state on disk).
+Item = tuple[Append, asyncio.Future[None], asyncio.Future[None] | None]
+Batch = list[Item]
 logger = logging.getLogger("bijse.scribe")
 
 
@@ -35,16 +39,25 @@ class Scribe:
             self.task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self.task
-        for _, future in self.queue:
+        for _, future, _ in self.queue:
             if not future.done():
                 future.set_exception(Unavailable("the server is stopping"))
 
     async def write(self, append: Append) -> None:
         """Return once the append is on disk; raise Conflict or Unavailable if it is not."""
-        future = asyncio.get_running_loop().create_future()
-        self.queue.append((append, future))
+        await self.submit(append)
+
+    def submit(
+        self, append: Append, basis: asyncio.Future[None] | None = None
+    ) -> asyncio.Future[None]:
+        """Queue an append; its future is done once it is on disk, or failed (Conflict,
+        Unavailable). `basis` is the write it was decided on top of: when that one fails, this
+        one fails with it, unwritten, even if its seq would fit the log's end by then (another
+        server wrote as many events): it was decided on a state the log never had."""
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self.queue.append((append, future, basis))
         self.wake.set()
-        await future
+        return future
 
     async def run(self) -> None:
         while True:
@@ -56,32 +69,35 @@ class Scribe:
 
     async def commit(self, batch: Batch) -> bool:
         """Write the batch in one transaction; True if all of it is on disk."""
+        kept = self.founded(batch)
+        if not kept:
+            return False
         try:
-            await self.store.append([append for append, _ in batch])
+            await self.store.append([append for append, _, _ in kept])
         except Conflict:
             games: dict[str, Batch] = {}
-            for item in batch:
+            for item in kept:
                 games.setdefault(item[0].game_id, []).append(item)
             if len(games) > 1:  # one game's conflict must not sink the other games
                 return await self.commit_apart(list(games.values()))
-            self.fail(batch, Conflict("the game moved on"))
+            self.fail(kept, Conflict("the game moved on"))
             return False
         except Unstorable as error:
-            if len(batch) > 1:  # one append's value must not sink the others
-                return await self.commit_apart([[item] for item in batch])
-            self.fail(batch, error)
+            if len(kept) > 1:  # one append's value must not sink the others
+                return await self.commit_apart([[item] for item in kept])
+            self.fail(kept, error)
             return False
         except Unavailable as error:
-            self.fail(batch, error)
+            self.fail(kept, error)
             return False
         except Exception:  # a bug; whichever append it lies in, the scribe must go on
             logger.exception("an append failed")
-            if len(batch) > 1:
-                return await self.commit_apart([[item] for item in batch])
-            self.fail(batch, Unavailable("the append failed"))
+            if len(kept) > 1:
+                return await self.commit_apart([[item] for item in kept])
+            self.fail(kept, Unavailable("the append failed"))
             return False
-        self.done(batch)
-        return True
+        self.done(kept)
+        return len(kept) == len(batch)
 
     async def commit_apart(self, groups: list[Batch]) -> bool:
         """Each group in a transaction of its own, in order. A group that fails takes with it
@@ -96,14 +112,27 @@ class Scribe:
                 sunk.add(game_id)
         return not sunk
 
+    @staticmethod
+    def founded(batch: Batch) -> Batch:
+        """The appends whose basis did not fail; the others fail now, unwritten. (A basis in
+        this same batch is written or fails with it: one game's appends are all or nothing.)"""
+        kept = []
+        for append, future, basis in batch:
+            if basis is not None and basis.done() and basis.exception() is not None:
+                if not future.done():
+                    future.set_exception(Conflict("decided on top of a write that failed"))
+            else:
+                kept.append((append, future, basis))
+        return kept
+
     def done(self, items: Batch) -> None:
-        self.written([append for append, _ in items])
-        for _, future in items:
+        self.written([append for append, _, _ in items])
+        for _, future, _ in items:
             if not future.done():
                 future.set_result(None)
 
     @staticmethod
     def fail(items: Batch, error: Exception) -> None:
-        for _, future in items:
+        for _, future, _ in items:
             if not future.done():
                 future.set_exception(error)

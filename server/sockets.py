@@ -59,6 +59,7 @@ async def game_socket(websocket: WebSocket) -> None:
             return await referee.seat(game_id, await token(websocket, offered))
 
         table, member = await limits.authenticate(address, seat)
+        table = await referee.fresh(game_id, held)
     except RuleError as error:
         await refuse(websocket, error)
         return

@@ -54,8 +54,11 @@ async def healthy(url: str) -> bool:
         return (await client.get(f"{url}/healthz")).status_code == 200
 
 
-async def serve(port: int, database_url: str, log: Path, *more: str) -> subprocess.Popen[bytes]:
-    """The real CLI server on 127.0.0.1:port; answers /healthz when this returns."""
+async def serve(
+    port: int, database_url: str, log: Path, *more: str, env: dict[str, str] | None = None
+) -> subprocess.Popen[bytes]:
+    """The real CLI server on 127.0.0.1:port (`env` added to this process's environment);
+    answers /healthz when this returns."""
     options = ["--database-url", database_url, *more]
     with log.open("ab") as output:
         process = subprocess.Popen(
@@ -63,7 +66,8 @@ async def serve(port: int, database_url: str, log: Path, *more: str) -> subproce
             stdout=output,
             stderr=output,
             cwd=ROOT,
-            env={"BIJSE_RATE_LIMITS": "off", **os.environ},  # the tests' load is no attack
+            # the tests' load is no attack: rate limits off unless a test says
+            env={"BIJSE_RATE_LIMITS": "off", **os.environ, **(env or {})},
         )
     try:
         await until(lambda: healthy(f"http://127.0.0.1:{port}"), str(log), process)

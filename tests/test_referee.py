@@ -200,3 +200,69 @@ async def test_after_losing_its_listener_a_server_catches_up_from_the_table(
         await admin.close()
     assert before < answer.seq == two.tables[game_id].committed_seq
     assert two.tables[game_id].committed_state.fighters[bob.player_id].duel_id is not None
+
+
+async def test_a_duplicate_waiting_on_a_write_that_conflicts_goes_round_again(
+    pair: tuple[Referee, Referee],
+) -> None:
+    """Two copies of one command at once on a server that fell behind: the first one's write
+    conflicts; the copy waiting on it must not get that conflict, but the one answer."""
+    one, two = pair
+    game_id, organizer, (anna, bob, cyril) = await setup_game(one)
+    await two.table(game_id)
+    await one.execute(game_id, anna, "c1", Challenge(target=bob.code))  # two is now behind
+    grant = GrantItem(player_id=cyril.player_id, item="crossbow")
+    answers = await asyncio.gather(
+        two.execute(game_id, organizer, "g1", grant),
+        two.execute(game_id, organizer, "g1", grant),
+        return_exceptions=True,
+    )
+    assert not [a for a in answers if isinstance(a, BaseException)], answers
+    seqs = {a.seq for a in answers if not isinstance(a, BaseException)}
+    assert len(seqs) == 1
+    assert sorted(not a.duplicate for a in answers if not isinstance(a, BaseException)) == [
+        False,
+        True,
+    ]
+    log = await two.store.events(game_id)
+    assert [r.seq for r in log if r.command_id == "g1"] == list(seqs)
+
+
+async def test_a_resume_reads_what_another_server_wrote_first(
+    pair: tuple[Referee, Referee],
+) -> None:
+    one, two = pair
+    game_id, _, (anna, bob, _) = await setup_game(one)
+    behind = (await two.table(game_id)).committed_seq
+    seq = (await one.execute(game_id, anna, "c1", Challenge(target=bob.code))).seq
+    assert behind < seq
+    table = await two.fresh(game_id, seq)
+    assert table.committed_seq == seq
+    assert table.committed_state.fighters[bob.player_id].duel_id is not None
+    # Past the end of the log (a restored database, a confused client): the newest there is.
+    assert (await two.fresh(game_id, seq + 10)).committed_seq == seq
+    assert (await two.fresh(game_id, None)).committed_seq == seq
+
+
+async def test_a_command_decided_on_top_of_a_write_that_conflicts_is_decided_again(
+    pair: tuple[Referee, Referee],
+) -> None:
+    """A write that conflicts takes down every write decided on top of it, even one that waited
+    for a later batch and would now fit the log's end by its seq: it was decided on a state the
+    log never had."""
+    one, two = pair
+    game_id, organizer, (anna, bob, cyril) = await setup_game(one)
+    await two.table(game_id)
+    await one.execute(game_id, cyril, "c1", Challenge(target=bob.code))  # two is now behind
+    grant = GrantItem(player_id=anna.player_id, item="crossbow")
+    first = asyncio.create_task(two.execute(game_id, organizer, "g1", grant))
+    while two.scribe.queue or "g1" not in (await two.table(game_id)).inflight:
+        await asyncio.sleep(0)  # until the grant's batch is on its way to the database
+    # Decided on two's stale state plus the grant: Bob is free there. Its batch comes after the
+    # grant's, which conflicts; by then the log ends at the seq this one expects.
+    with pytest.raises(RuleError) as refused:
+        await two.execute(game_id, anna, "c2", Challenge(target=bob.code))
+    assert refused.value.code == "busy"
+    assert not (await first).duplicate
+    log = await two.store.events(game_id)
+    assert [r.type for r in log].count("duel_started") == 1

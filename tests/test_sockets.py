@@ -1,6 +1,7 @@
 """End to end over a real uvicorn: two phones duel by code over WebSockets."""
 
 import asyncio
+import contextlib
 import json
 import time
 from collections.abc import AsyncIterator
@@ -21,11 +22,14 @@ from server import socket_protocol, sockets
 from server.app import create_app
 from server.forwarded import Proxies, behind
 from server.hub import Hub
+from server.patch import apply
 from tests.client import Game, Phone
-from tests.conftest import free_port, serve_app
+from tests.conftest import free_port, serve, serve_app
 from tests.proxy import serve as serve_process
 from tests.proxy import stop
 from tests.rawsocket import PING, frame, handshake
+
+serving = contextlib.asynccontextmanager(serve)
 
 
 @pytest.fixture
@@ -116,6 +120,40 @@ async def test_reconnect_with_after_misses_nothing(
     assert current.view["me"]["items"] == ["crossbow"]
     assert current.view == (await game.view(bob["token"]))["view"]
     await current.close()
+
+
+async def test_a_resume_on_a_server_that_fell_behind_never_goes_backwards(
+    tmp_path: Path,
+) -> None:
+    """Two servers on one database; the second holds the game but has not heard of the first
+    one's writes (on SQLite nobody tells it). A phone that saw them and reconnects to the second
+    with `after=` must not be shown the older view the second one still holds."""
+    url = f"sqlite:///{tmp_path / 'two.db'}"
+    async with contextlib.AsyncExitStack() as stack:
+        one, two = [await stack.enter_async_context(serving(url)) for _ in "12"]
+        game = await Game.create(await stack.enter_async_context(httpx.AsyncClient(base_url=one)))
+        anna, bob = await game.add("Anna"), await game.add("Bob")
+        await game.ok(game.organizer, "start_game")
+        there = await Phone.connect(game.ws_url(two, bob["token"]))
+        await there.until("view")  # the second server holds the game from now on
+        await there.close()
+        seq = await game.ok(anna["token"], "challenge", target=bob["code"])
+        here = await Phone.connect(game.ws_url(one, bob["token"]))
+        await here.until("view")
+        assert here.seq == seq
+        await here.close()
+
+        back = await Phone.connect(game.ws_url(two, bob["token"], after=seq))
+        game.http = await stack.enter_async_context(httpx.AsyncClient(base_url=two))
+        await game.ok(game.organizer, "grant_item", player_id=bob["player_id"], item="crossbow")
+        first = json.loads(await asyncio.wait_for(back.socket.recv(), 5))
+        assert first.get("base", first["seq"]) >= seq, f"after={seq}, then {first}"
+        back.view, back.seq = here.view, here.seq  # what the phone kept
+        if first["type"] == "patch":
+            back.view, back.seq = apply(back.view, first["patch"]), first["seq"]
+        assert back.view == (await game.view(bob["token"]))["view"]
+        assert back.view is not None and back.view["me"]["items"] == ["crossbow"]
+        await back.close()
 
 
 async def test_ping_and_bad_messages_get_clear_errors(

@@ -34,7 +34,7 @@ async def test_wake_lock_vibration_and_beep(
         api, gid, alice["token"], {"type": "challenge", "target": bob["code"], "ranged": False}
     )
     await expect(page.get_by_test_id("duel")).to_be_visible()
-    await page.wait_for_function("window.__alerts.includes('lock:screen')")
+    await page.wait_for_function("() => window.__alerts.includes('lock:screen')")
     await stun_in_duel(api, game, "Alice", "Bob")
     await page.get_by_test_id("reveal-ok").click()
     await expect(page.get_by_test_id("stun-countdown")).to_be_visible()
@@ -42,7 +42,7 @@ async def test_wake_lock_vibration_and_beep(
 
     await expect(page.get_by_test_id("stun-screen")).to_have_count(0, timeout=6000)
     await expect(page.get_by_test_id("challenge-code")).to_be_visible()
-    await page.wait_for_function("window.__alerts.includes('unlock')")
+    await page.wait_for_function("() => window.__alerts.includes('unlock')")
     alerts = await page.evaluate("window.__alerts")
     assert alerts.count("lock:screen") == 1, alerts
     assert "vibrate" in alerts and "beep" in alerts, alerts

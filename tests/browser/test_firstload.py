@@ -126,7 +126,7 @@ async def test_worker_picks_up_a_new_version(browser: Browser, tmp_path: Path) -
     async with asynccontextmanager(serve)(database, port=port, pwa=tree) as base:
         await page.goto(f"{base}/#/games")
         await expect(page.get_by_test_id("create-game")).to_be_visible()
-        await page.wait_for_function("navigator.serviceWorker.controller !== null")
+        await page.wait_for_function("() => navigator.serviceWorker.controller !== null")
         old = await shown_version()
     with (tree / "css" / "app.css").open("a") as css:
         css.write("\n/* a new version */\n")

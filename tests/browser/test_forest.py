@@ -174,7 +174,7 @@ async def test_incoming_challenge_buzzes_after_the_one_tap(
     await shot(page, "42-unlock-alerts")
     await unlock.click()
     await expect(unlock).to_have_count(0)
-    await page.wait_for_function("window.__alerts.includes('vibrate')")  # the tap answers
+    await page.wait_for_function("() => window.__alerts.includes('vibrate')")  # the tap answers
     await page.evaluate("window.__alerts.length = 0")
 
     await challenge(api, game, "Alice", "Bob")

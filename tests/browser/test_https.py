@@ -105,8 +105,8 @@ async def test_phones_duel_over_https_through_the_field_proxy(
         a, a_sockets = await join(make, alice)
         b, _ = await join(make, bob)
         assert await a.evaluate("window.isSecureContext") is True
-        await a.wait_for_function("navigator.serviceWorker.controller !== null")
-        await b.wait_for_function("navigator.serviceWorker.controller !== null")
+        await a.wait_for_function("() => navigator.serviceWorker.controller !== null")
+        await b.wait_for_function("() => navigator.serviceWorker.controller !== null")
         assert a_sockets and all(u.startswith(f"wss://{NAME}:") for u in a_sockets), a_sockets
         await expect(a.get_by_test_id("insecure-banner")).to_have_count(0)
 
@@ -169,7 +169,7 @@ async def test_plain_http_on_a_lan_name_shows_the_banner_and_the_console_warns(
         proxied = await (await make(base_url=field["https"])).new_page()
         await proxied.goto(f"{field['https']}/#/join/{there['gid']}/{there['org']}")
         await expect(proxied.get_by_test_id("game-status")).to_be_visible()
-        await proxied.wait_for_function("fetch('/api/join-origin').then((r) => r.ok)")
+        await proxied.wait_for_function("() => fetch('/api/join-origin').then((r) => r.ok)")
         await expect(proxied.get_by_test_id("invite-address-warning")).to_have_count(0)
 
 

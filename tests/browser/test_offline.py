@@ -77,7 +77,7 @@ async def test_pick_made_offline_is_sent_once_when_back(
     )
     await expect(page.get_by_test_id("duel")).to_be_visible()
     # The reload below happens offline: the service worker must hold the shell by then.
-    await page.wait_for_function("navigator.serviceWorker.controller !== null")
+    await page.wait_for_function("() => navigator.serviceWorker.controller !== null")
 
     network["up"] = False
     for ws in links:

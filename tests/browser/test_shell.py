@@ -42,7 +42,7 @@ async def test_app_opens_with_no_network_after_first_visit(
     page = await context.new_page()
     await page.goto(local(alice["join_url"], live_server))
     await expect(page.get_by_test_id("my-code")).to_have_text(alice["code"])
-    await page.wait_for_function("navigator.serviceWorker.controller !== null")
+    await page.wait_for_function("() => navigator.serviceWorker.controller !== null")
 
     network["up"] = False
     await context.set_offline(True)
