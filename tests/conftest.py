@@ -115,3 +115,15 @@ async def live_server(session_dir: Path) -> AsyncIterator[str]:
     """A real uvicorn on a loopback port, serving the app from a fresh SQLite file."""
     async for url in serve(f"sqlite:///{session_dir / 'live.db'}"):
         yield url
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    from tests.chaos.harness import SCALE, SEED
+    from tests.figures import FIGURES, table
+
+    if FIGURES:
+        terminalreporter.section(
+            f"reliability figures (BIJSE_CHAOS_SCALE={SCALE}, BIJSE_CHAOS_SEED={SEED})"
+        )
+        for line in table():
+            terminalreporter.write_line(line)

@@ -4,6 +4,7 @@ over HTTP, on each database, as every role. Seeded and short; bench/schema_fuzz.
 
 import time
 
+from tests.figures import report
 from tests.fuzzing import Figures, fuzz, seats, served, table
 
 SEED = 20261129
@@ -21,7 +22,14 @@ def test_the_api_keeps_its_openapi_contract_as_every_role(database_url: str) -> 
             else:
                 total.add(fuzz(url, counted, seat, SEED, 8, ["fuzzing"]))
     total.seconds = time.perf_counter() - started
-    print(table({database_url.partition(":")[0]: total}))
+    database = "PostgreSQL" if database_url.startswith("postgresql") else "SQLite"
+    print(table({database: total}))
+    report(
+        f"HTTP fuzzing (schemathesis, every check), {database}",
+        f"{total.requests} requests as 7 roles (organizer, leader, player, spectator, "
+        "another game's token, an unknown token, none)",
+        f"{total.server_errors} 5xx, {len(total.violations)} contract violations",
+    )
     assert total.requests > 1000
     assert total.server_errors == 0
     assert not total.violations, "\n\n".join(total.violations)

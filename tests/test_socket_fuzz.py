@@ -30,6 +30,7 @@ from websockets.typing import Origin
 
 from tests.client import Game, Phone
 from tests.conftest import free_port
+from tests.figures import report
 from tests.proxy import serve, stop
 from tests.rawsocket import BINARY, PING, TEXT, frame, handshake
 from tests.test_sockets import rss_mib
@@ -338,6 +339,13 @@ async def test_the_socket_side_survives_a_seeded_fuzzer(world: tuple[World, Any,
         f"\nfuzz seed {SEED} scale {SCALE}: {it.figures.line()}; tracebacks {tracebacks}; "
         f"RSS {before:.1f} -> {peak:.1f} (peak) -> {after:.1f} MiB; "
         f"{time.monotonic() - started:.1f} s"
+    )
+    f = it.figures
+    report(
+        "WebSocket fuzzing (malformed, binary, oversized, wrong ids, bad queries, stalled readers)",
+        f"{f.messages} messages, {f.connections} connections, {f.stalled_pings} pings never read",
+        f"{tracebacks} tracebacks, {sum(f.errors.values())} clear errors, "
+        f"RSS {before:.0f} → {peak:.0f} → {after:.0f} MiB",
     )
     assert tracebacks == 0 and "ERROR" not in text, text[-3000:]
     assert after - before < RSS_TOLERANCE_MIB, (before, peak, after)

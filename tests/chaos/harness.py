@@ -1,6 +1,6 @@
 """What the chaos tests share: real `bijse serve` processes, the log as the database holds it
 and its checks, and the figures every test reports (printed as one table at the end of the run:
-see conftest.py).
+see tests/figures.py).
 
 `BIJSE_CHAOS_SCALE` multiplies every budget (1 in the normal run: the whole suite in well under
 a minute and a half); `BIJSE_CHAOS_SEED` picks the seed the random faults and moments come from.
@@ -23,27 +23,6 @@ SCALE = max(1, int(os.environ.get("BIJSE_CHAOS_SCALE") or 1))
 SEED = int(os.environ.get("BIJSE_CHAOS_SEED") or 20240601)
 ENV = {"BIJSE_RATE_LIMITS": "off"}  # the load is many phones' worth, from one address
 DIED = ("Exception in ASGI application", "Traceback (most recent call last)")
-
-
-@dataclass(frozen=True)
-class Figure:
-    area: str
-    done: str
-    result: str
-
-
-FIGURES: list[Figure] = []
-
-
-def report(area: str, done: str, result: str) -> None:
-    """A row of the table printed at the end of the run (assert on the figures too)."""
-    FIGURES.append(Figure(area, done, result))
-
-
-def table() -> list[str]:
-    """The figures as a Markdown table."""
-    rows = [("area", "what was done", "result"), *((f.area, f.done, f.result) for f in FIGURES)]
-    return [f"| {a} | {d} | {r} |" for a, d, r in rows]
 
 
 def rng(name: str) -> random.Random:

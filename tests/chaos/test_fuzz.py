@@ -29,8 +29,9 @@ from bench.live import Held
 from server.patch import bare
 from server.rules import RULESETS
 from server.store import Recorded
-from tests.chaos.harness import SCALE, Server, effects, read_log, report, rng, servers
+from tests.chaos.harness import SCALE, Server, effects, read_log, rng, servers
 from tests.client import Game
+from tests.figures import report
 from tests.proxy import until
 
 PHONES = 6

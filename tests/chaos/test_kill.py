@@ -11,8 +11,9 @@ from typing import Any
 
 import httpx
 
-from tests.chaos.harness import SCALE, Server, broken_chain, effects, read_log, report, rng
+from tests.chaos.harness import SCALE, Server, broken_chain, effects, read_log, rng
 from tests.client import Game
+from tests.figures import report
 
 CYCLES = 4 * SCALE
 WORKERS = 6  # commands in flight at once: several share a group commit
