@@ -10,6 +10,7 @@ import contextlib
 import logging
 from typing import Any
 
+from starlette.datastructures import Headers
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from server import origin
@@ -42,12 +43,22 @@ logger = logging.getLogger("bijse.sockets")
 
 
 async def game_socket(websocket: WebSocket) -> None:
+    admitted = await admit(websocket)
+    if admitted is not None:
+        await play(websocket, *admitted)
+
+
+async def admit(
+    websocket: WebSocket,
+) -> tuple[Referee, Table, Member, int | None, "Limited"] | None:
+    """Accept the socket, then check its origin, its query and its token; None when refused.
+    (A coroutine of its own: what the handshake needed is let go before the hours of play.)"""
     referee: Referee = websocket.app.state.referee
     game_id = websocket.path_params["gid"]
     offered = websocket.scope.get("subprotocols", [])
     await websocket.accept(subprotocol=SUBPROTOCOL if SUBPROTOCOL in offered else None)
     try:
-        headers = websocket.headers
+        headers = Headers(scope=websocket.scope)  # not cached on the socket: see below
         if not origin.own(headers.get("origin"), headers.get("host"), public_url(websocket)):
             raise RuleError("forbidden", "this page's origin may not open the game's socket")
         after = websocket.query_params.get("after")
@@ -62,8 +73,9 @@ async def game_socket(websocket: WebSocket) -> None:
         table = await referee.fresh(game_id, held)
     except RuleError as error:
         await refuse(websocket, error)
-        return
-    await play(websocket, referee, table, member, held, Limited(limits, address))
+        return None
+    websocket.scope["headers"] = []  # read above; not kept for the hours the socket lives
+    return referee, table, member, held, Limited(limits, address)
 
 
 class Limited:
