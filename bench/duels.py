@@ -8,7 +8,7 @@ rate with the ratio of the two. `--compare` runs the pairs in games of two, then
 the watchers, and prints the ratios.
 
     .venv/bin/python -m bench.duels [--phones 200] [--per-game 2 | --one-game] [--watchers 0]
-                                    [--seconds 10] [--compare]
+                                    [--seconds 10] [--compare] [--profile]
 """
 
 import argparse
@@ -30,6 +30,7 @@ import httpx
 import orjson
 import websockets
 
+from bench import profile as sampler
 from bench.live import ROOT, Held, cpu_seconds, memory_kib, new_game, server
 
 SETUP_TIMEOUT = 300  # s: creating the games and connecting every phone
@@ -267,7 +268,9 @@ async def seated(base: str, layout: Layout) -> tuple[list[Phone], list[Watcher]]
     return phones, watchers
 
 
-async def duelling(base: str, layout: Layout, seconds: float) -> dict[str, Any]:
+async def duelling(
+    base: str, layout: Layout, seconds: float, pid: int, profile: Path | None
+) -> dict[str, Any]:
     async with asyncio.timeout(SETUP_TIMEOUT):
         phones, watchers = await seated(base, layout)
     await asyncio.sleep(0.5)  # the last first views are out
@@ -275,12 +278,16 @@ async def duelling(base: str, layout: Layout, seconds: float) -> dict[str, Any]:
         each.count()
     latencies: list[float] = []
     counts = {"commands": 0, "duels": 0, "refused": 0}
-    start = time.perf_counter()
+    spy = None if profile is None else sampler.record(pid, seconds, profile)
+    start, server_cpu, own_cpu = time.perf_counter(), cpu_seconds(pid), time.process_time()
     until = start + seconds
     pairs = [(phones[i], phones[i + 1]) for i in range(0, len(phones) - 1, 2)]
     async with asyncio.timeout(seconds + 2 * COMMAND_TIMEOUT):
         await asyncio.gather(*(duel_pair(a, b, until, latencies, counts) for a, b in pairs))
     elapsed = time.perf_counter() - start
+    cores = (cpu_seconds(pid) - server_cpu) / elapsed, (time.process_time() - own_cpu) / elapsed
+    if spy is not None:
+        spy.wait(timeout=60)
     heard = [(w.bytes, w.messages) for w in watchers]
     duellists = sum(p.bytes for p in phones), sum(p.messages for p in phones)
     for each in [*phones, *watchers]:
@@ -291,6 +298,9 @@ async def duelling(base: str, layout: Layout, seconds: float) -> dict[str, Any]:
     listeners = max(len(heard), 1)
     return {
         "elapsed": elapsed,
+        "commands": counts["commands"],
+        "server_cores": cores[0],
+        "own_cores": cores[1],
         "commands_per_s": counts["commands"] / elapsed,
         "duels_per_s": counts["duels"] / elapsed,
         "refused": counts["refused"],
@@ -307,10 +317,12 @@ async def duelling(base: str, layout: Layout, seconds: float) -> dict[str, Any]:
     }
 
 
-def measure(layout: Layout, seconds: float, url: str) -> dict[str, Any]:
+def measure(
+    layout: Layout, seconds: float, url: str, profile: Path | None = None
+) -> dict[str, Any]:
     own = time.process_time()
     with server(url) as (base, pid):
-        result = asyncio.run(duelling(base, layout, seconds))
+        result = asyncio.run(duelling(base, layout, seconds, pid, profile))
         result["rss_mb"] = memory_kib(pid, "VmHWM") / 1024
         result["cpu"] = cpu_seconds(pid)
     result["own_cpu"] = time.process_time() - own
@@ -345,6 +357,10 @@ def report(layout: Layout, result: dict[str, Any], url: str) -> None:
         f"CPU seconds       server {result['cpu']:.1f}, "
         f"load generator {result['own_cpu']:.1f} (whole run)"
     )
+    print(
+        f"cores in use      server {result['server_cores']:.2f}, "
+        f"load generator {result['own_cores']:.2f} (while measured)"
+    )
 
 
 def compare(apart: dict[str, Any], together: dict[str, Any]) -> None:
@@ -374,6 +390,9 @@ def main() -> None:
     )
     parser.add_argument("--seconds", type=float, default=10)
     parser.add_argument(
+        "--profile", action="store_true", help="sample the server with py-spy: its CPU split"
+    )
+    parser.add_argument(
         "--compare",
         action="store_true",
         help="the pairs in games of two, then in one game with the watchers; prints the ratios",
@@ -398,8 +417,11 @@ def main() -> None:
         results = []
         for n, layout in enumerate(runs):
             url = args.database_url or f"sqlite:///{folder / f'bench{n}.db'}"
-            results.append(measure(layout, args.seconds, url))
+            spied = folder / f"profile{n}.txt" if args.profile else None
+            results.append(measure(layout, args.seconds, url, spied))
             report(layout, results[-1], url)
+            if spied is not None and spied.exists():
+                sampler.show(spied, results[-1]["elapsed"], results[-1]["commands"])
             print()
         if args.compare:
             compare(*results)
