@@ -29,7 +29,7 @@ from typing import Any
 import httpx
 from playwright.async_api import Browser, Page, Request, async_playwright
 
-from bench.duels import ROOT, free_port
+from bench.live import ROOT, free_port
 
 CHROMIUM = os.environ.get("BIJSE_CHROMIUM", "/usr/lib/chromium/chromium")
 SLOW_3G = {

@@ -117,6 +117,17 @@ class Backend(Protocol):
     async def close(self) -> None: ...
 
 
+LOCK = text(
+    "SELECT pg_advisory_xact_lock(hashtext(g)) FROM unnest(CAST(:games AS text[])) AS g ORDER BY g"
+)
+# Each game's last event, through the key's index (a LEFT JOIN: a new game has none).
+HEADS = text(
+    "SELECT g, e.seq, e.hash FROM unnest(CAST(:games AS text[])) AS g LEFT JOIN LATERAL "
+    "(SELECT seq, hash FROM events WHERE game_id = g ORDER BY seq DESC LIMIT 1) AS e ON true"
+)
+NOTIFY = text("SELECT pg_notify(:channel, p) FROM unnest(CAST(:payloads AS text[])) AS p")
+
+
 class SqlBackend:
     """Through SQLAlchemy's async engine: asyncpg on PostgreSQL."""
 
@@ -127,22 +138,16 @@ class SqlBackend:
         game_ids = sorted(rows.heads)
         try:
             async with self.engine.begin() as conn:
-                # One transaction-scoped lock per game, taken in a fixed order so two
-                # appenders never wait on each other in a cycle.
-                for game_id in game_ids:
-                    lock = text("SELECT pg_advisory_xact_lock(hashtext(:g))")
-                    await conn.execute(lock, {"g": game_id})
-                found = {}
-                for game_id in game_ids:  # each game's last event, through the key's index
-                    query = (
-                        select(EVENTS.c.seq, EVENTS.c.hash)
-                        .where(EVENTS.c.game_id == game_id)
-                        .order_by(EVENTS.c.seq.desc())
-                        .limit(1)
-                    )
-                    last = (await conn.execute(query)).first()
-                    if last is not None:
-                        found[game_id] = (last.seq, last.hash)
+                # A statement for all the batch's games at once, not one per game: a batch
+                # holds many games, and each round trip costs the event loop more than the
+                # database. The locks (transaction-scoped, one per game) are taken in a fixed
+                # order, so two appenders never wait on each other in a cycle.
+                await conn.execute(LOCK, {"games": game_ids})
+                found = {
+                    game_id: (seq, digest)
+                    for game_id, seq, digest in await conn.execute(HEADS, {"games": game_ids})
+                    if seq is not None
+                }
                 check_and_seal(rows, found)
                 if rows.games:
                     await conn.execute(insert(GAMES), rows.games)
@@ -151,9 +156,8 @@ class SqlBackend:
                     await conn.execute(insert(TOKENS), rows.tokens)
                 # A wake-up for the other servers on this database, sent at commit. It is never
                 # the data: they read the events from the table (see listen).
-                for game_id, head in heads_after(rows).items():
-                    notify = text("SELECT pg_notify(:channel, :payload)")
-                    await conn.execute(notify, {"channel": CHANNEL, "payload": f"{game_id}:{head}"})
+                payloads = [f"{game_id}:{head}" for game_id, head in heads_after(rows).items()]
+                await conn.execute(NOTIFY, {"channel": CHANNEL, "payloads": payloads})
         except IntegrityError as error:
             raise Conflict(str(error.orig)) from error
         except DBAPIError as error:
