@@ -23,7 +23,7 @@ from pathlib import Path
 
 import httpx
 
-from bench.duels import ROOT, free_port
+from bench.live import ROOT, free_port
 from server import migrate
 from server.hub import Hub
 from server.models import GameRow
