@@ -115,6 +115,9 @@ class Ruleset(Generic[S]):
     evolve: Callable[[S, Event], S]
     view: Callable[[S, Member, int], Json]
     sight: Sight[S] | None = None  # without one, every viewer's whole view is private
+    # Raise it when what the state means changes but not its shape (its dataclasses' fields):
+    # snapshots of the old meaning are then ignored (server/snapshots.py).
+    state_version: int = 1
 
     @cached_property
     def parts(self) -> Sight[S]:
@@ -193,9 +196,12 @@ def replace(obj: T, **changes: Any) -> T:
     return made
 
 
-def fold(ruleset: Ruleset[Any], events: list[Event]) -> Any:
-    """Replay a game's whole log; the first event must be `game_created`."""
-    state = ruleset.initial_state(events[0].data["config"])
+def fold(ruleset: Ruleset[Any], events: list[Event], state: Any = None) -> Any:
+    """Replay a game's whole log, whose first event is `game_created`; or, given the `state`
+    an earlier part of the log folded to (a snapshot), the events after it."""
+    if state is None:
+        state = ruleset.initial_state(events[0].data["config"])
+    evolve = ruleset.evolve
     for event in events:
-        state = ruleset.evolve(state, event)
+        state = evolve(state, event)
     return state
