@@ -3,6 +3,7 @@
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields
 from functools import cached_property
+from types import MemberDescriptorType
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Literal, Protocol, TypeVar
 
 from pydantic import BaseModel, ConfigDict
@@ -168,21 +169,25 @@ def replacer(cls: type) -> Callable[..., Any]:
         return REPLACERS[cls]
     names = [f.name for f in fields(cls)]
     parameters = ", ".join(f"{name}=_KEEP" for name in names)
-    if hasattr(cls, "__post_init__"):  # the class finishes itself: let its __init__ run
-        values = ", ".join(f"obj.{name} if {name} is _KEEP else {name}" for name in names)
-        body = f"    return cls({values})"
-    else:
-        sets = "".join(
-            f"    _set(new, {name!r}, obj.{name} if {name} is _KEEP else {name})\n"
-            for name in names
-        )
-        body = f"    new = _new(cls)\n{sets}    return new"
     namespace: dict[str, Any] = {
         "cls": cls,
         "_KEEP": _KEEP,
         "_new": object.__new__,
         "_set": object.__setattr__,
     }
+    values = {name: f"obj.{name} if {name} is _KEEP else {name}" for name in names}
+    if hasattr(cls, "__post_init__"):  # the class finishes itself: let its __init__ run
+        body = f"    return cls({', '.join(values.values())})"
+    else:
+        sets = []
+        for name, value in values.items():
+            slot = cls.__dict__.get(name)
+            if isinstance(slot, MemberDescriptorType):  # a slot: set through its descriptor,
+                namespace[f"_set_{name}"] = slot.__set__  # without a lookup by name
+                sets.append(f"    _set_{name}(new, {value})\n")
+            else:
+                sets.append(f"    _set(new, {name!r}, {value})\n")
+        body = f"    new = _new(cls)\n{''.join(sets)}    return new"
     exec(f"def replace(obj, *, {parameters}):\n{body}", namespace)
     made: Callable[..., Any] = namespace["replace"]
     REPLACERS[cls] = made
