@@ -6,7 +6,8 @@ Plays a game of 200 fighters through the rules until the log holds N events (def
 - load: events a second for reading the game from the database and folding it (what a server
   does on the first request for a game after a start);
 - start: seconds from launching `bijse serve` on that database to its first answer, and to the
-  first view of the big game.
+  first view of the big game: once with no snapshot (the whole log is folded, and the server
+  snapshots the game), then, after that server stopped, once more from the snapshot.
 
     .venv/bin/python -m bench.replay [--events 1000000]
 """
@@ -15,6 +16,7 @@ import argparse
 import asyncio
 import random
 import shutil
+import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -101,8 +103,20 @@ async def load(url: str) -> float:
     table = await referee.table("big")
     elapsed = time.perf_counter() - start
     assert table.seq > 0
+    await referee.snapshots.stop()
     await referee.store.close()
     return elapsed
+
+
+def snapshots(path: Path, forget: bool = False) -> list[tuple[int, int]]:
+    """The snapshots in the database, as (seq, bytes); `forget`: delete them first."""
+    db = sqlite3.connect(path, isolation_level=None)
+    try:
+        if forget:
+            db.execute("DELETE FROM snapshots")
+        return db.execute("SELECT seq, length(state) FROM snapshots").fetchall()
+    finally:
+        db.close()
 
 
 def start_server(url: str) -> tuple[float, float]:
@@ -140,7 +154,8 @@ def main() -> None:
     args = parser.parse_args()
     (ROOT / "bench" / ".data").mkdir(exist_ok=True)
     folder = Path(tempfile.mkdtemp(prefix="replay-", dir=ROOT / "bench" / ".data"))
-    url = f"sqlite:///{folder / 'replay.db'}"
+    path = folder / "replay.db"
+    url = f"sqlite:///{path}"
     try:
         began = time.perf_counter()
         log, sizes = play(args.events)
@@ -154,14 +169,20 @@ def main() -> None:
             fold(RULES, log)
         projection = len(log) / (time.perf_counter() - began)
         loading = asyncio.run(load(url))
+        snapshots(path, forget=True)  # the load above snapshotted the game: not yet
         up, first_view = start_server(url)
+        ((seq, size),) = snapshots(path)  # written by that server, after it folded the log
+        again, snapshot_view = start_server(url)
     finally:
         shutil.rmtree(folder, ignore_errors=True)
     print(f"projection        {projection:10.0f} events/s (rules only, events in memory)")
     rate = len(log) / loading
     print(f"load from SQLite  {rate:10.0f} events/s ({loading:.1f} s: read, parse, fold)")
     print(f"server start      {up:10.2f} s to its first answer")
-    print(f"first view        {first_view:10.2f} s after launch (loads the {len(log)}-event game)")
+    print(f"first view        {first_view:10.2f} s after launch (folds the {len(log)}-event game)")
+    print(f"snapshot          {size / 1024:10.0f} KiB at seq {seq}, written by that server")
+    print(f"server start      {again:10.2f} s to its first answer, once more")
+    print(f"first view        {snapshot_view:10.2f} s after launch, from the snapshot")
 
 
 if __name__ == "__main__":

@@ -15,17 +15,19 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 import asyncpg
-from sqlalchemy import insert, select, text
+from sqlalchemy import BigInteger, LargeBinary, cast, insert, literal, select, text
+from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from server import chain
-from server.models import EventRow, GameRow, TokenRow
+from server.models import EventRow, GameRow, SnapshotRow, TokenRow
 from server.rules.core import Json, RuleError
 
 EVENTS = EventRow.__table__  # type: ignore[attr-defined]
 GAMES = GameRow.__table__  # type: ignore[attr-defined]
 TOKENS = TokenRow.__table__  # type: ignore[attr-defined]
+SNAPSHOTS = SnapshotRow.__table__  # type: ignore[attr-defined]
 
 
 class Conflict(Exception):
@@ -98,6 +100,7 @@ def check_and_seal(rows: Rows, found: dict[str, tuple[int, str]]) -> None:
 
 COLUMNS = ("seq", "type", "data", "at", "actor", "command_id", "version", "prev_hash", "hash")
 EventTuple = tuple[int, str, str, int, str | None, str | None, int, str, str]
+SnapshotTuple = tuple[int, str, str, bytes]  # seq, hash, shape, state
 
 
 # Told of a game's new last seq, written by any server on the same database; (None, 0) after
@@ -110,7 +113,12 @@ class Backend(Protocol):
     async def write(self, rows: Rows) -> None: ...
     async def game(self, game_id: str) -> dict[str, Any] | None: ...
     async def events(self, game_id: str, after: int, limit: int | None) -> list[EventTuple]: ...
-    async def history(self, game_id: str) -> list[tuple[int, str, str, str | None]]: ...
+    async def history(self, game_id: str, after: int) -> list[tuple[int, str, str, str | None]]: ...
+    async def hash_at(self, game_id: str, seq: int) -> str | None: ...
+    async def snapshot(self, game_id: str) -> SnapshotTuple | None: ...
+    async def save_snapshot(
+        self, game_id: str, seq: int, shape: str, state: bytes, created_at: int
+    ) -> None: ...
     async def token(self, token: str) -> tuple[str, str] | None: ...
     async def tokens(self, game_id: str) -> dict[str, str]: ...
     async def listen(self, heard: Heard) -> None: ...
@@ -182,11 +190,53 @@ class SqlBackend:
         async with self.engine.connect() as conn:
             return [tuple(row) for row in (await conn.execute(query)).all()]
 
-    async def history(self, game_id: str) -> list[tuple[int, str, str, str | None]]:
+    async def history(self, game_id: str, after: int) -> list[tuple[int, str, str, str | None]]:
         columns = (EVENTS.c.seq, EVENTS.c.type, EVENTS.c.data, EVENTS.c.command_id)
-        query = select(*columns).where(EVENTS.c.game_id == game_id).order_by(EVENTS.c.seq)
+        query = (
+            select(*columns)
+            .where(EVENTS.c.game_id == game_id, EVENTS.c.seq > after)
+            .order_by(EVENTS.c.seq)
+        )
         async with self.engine.connect() as conn:
             return [tuple(row) for row in (await conn.execute(query)).all()]
+
+    async def hash_at(self, game_id: str, seq: int) -> str | None:
+        query = select(EVENTS.c.hash).where(EVENTS.c.game_id == game_id, EVENTS.c.seq == seq)
+        async with self.engine.connect() as conn:
+            digest: str | None = (await conn.execute(query)).scalar()
+        return digest
+
+    async def snapshot(self, game_id: str) -> SnapshotTuple | None:
+        columns = (SNAPSHOTS.c.seq, SNAPSHOTS.c.hash, SNAPSHOTS.c.shape, SNAPSHOTS.c.state)
+        query = select(*columns).where(SNAPSHOTS.c.game_id == game_id)
+        async with self.engine.connect() as conn:
+            row = (await conn.execute(query)).first()
+        return None if row is None else (row.seq, row.hash, row.shape, row.state)
+
+    async def save_snapshot(
+        self, game_id: str, seq: int, shape: str, state: bytes, created_at: int
+    ) -> None:
+        # As SAVE_SNAPSHOT on SQLite. The casts tell PostgreSQL the parameters' types, which
+        # a SELECT list does not.
+        source = select(
+            EVENTS.c.game_id,
+            EVENTS.c.seq,
+            EVENTS.c.hash,
+            cast(literal(shape), SNAPSHOTS.c.shape.type),
+            cast(literal(state), LargeBinary),
+            cast(literal(created_at), BigInteger),
+        ).where(EVENTS.c.game_id == game_id, EVENTS.c.seq == seq)
+        upsert = pg_insert(SNAPSHOTS).from_select(
+            ["game_id", "seq", "hash", "shape", "state", "created_at"], source
+        )
+        newer = upsert.excluded
+        upsert = upsert.on_conflict_do_update(
+            index_elements=["game_id"],
+            set_={name: newer[name] for name in ("seq", "hash", "shape", "state", "created_at")},
+            where=(SNAPSHOTS.c.seq <= newer.seq) | (SNAPSHOTS.c.shape != newer.shape),
+        )
+        async with self.engine.begin() as conn:
+            await conn.execute(upsert)
 
     async def token(self, token: str) -> tuple[str, str] | None:
         query = select(TOKENS.c.game_id, TOKENS.c.player_id).where(TOKENS.c.token == token)
@@ -253,6 +303,7 @@ class SqliteBackend:
         self.path = path
         self.writer = ThreadPoolExecutor(1, thread_name_prefix="sqlite-writer")
         self.readers = ThreadPoolExecutor(2, thread_name_prefix="sqlite-reader")
+        self.snapshotter = ThreadPoolExecutor(1, thread_name_prefix="sqlite-snapshots")
         self.local = threading.local()
         self.opened: list[sqlite3.Connection] = []
         self.sql = {t.name: insert_sql(t) for t in (GAMES, EVENTS, TOKENS)}
@@ -322,11 +373,49 @@ class SqliteBackend:
             -1 if limit is None else limit,
         )
 
-    async def history(self, game_id: str) -> list[tuple[int, str, str, str | None]]:
+    async def history(self, game_id: str, after: int) -> list[tuple[int, str, str, str | None]]:
         return await self.read(
-            "SELECT seq, type, data, command_id FROM events WHERE game_id = ? ORDER BY seq",
+            "SELECT seq, type, data, command_id FROM events WHERE game_id = ? AND seq > ?"
+            " ORDER BY seq",
             game_id,
+            after,
         )
+
+    async def hash_at(self, game_id: str, seq: int) -> str | None:
+        rows = await self.read(
+            "SELECT hash FROM events WHERE game_id = ? AND seq = ?", game_id, seq
+        )
+        return rows[0][0] if rows else None
+
+    async def snapshot(self, game_id: str) -> SnapshotTuple | None:
+        rows = await self.read(
+            "SELECT seq, hash, shape, state FROM snapshots WHERE game_id = ?", game_id
+        )
+        return tuple(rows[0]) if rows else None
+
+    def save_snapshot_now(
+        self, game_id: str, seq: int, shape: str, state: bytes, created_at: int
+    ) -> None:
+        db = self.connection()
+        # This thread writes only snapshots, which the log can always rebuild: no flush of
+        # its own (a later durable commit flushes the WAL up to it anyway).
+        db.execute("PRAGMA synchronous=NORMAL")
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            db.execute(SAVE_SNAPSHOT, (shape, state, created_at, game_id, seq))
+            db.execute("COMMIT")
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+
+    async def save_snapshot(
+        self, game_id: str, seq: int, shape: str, state: bytes, created_at: int
+    ) -> None:
+        """In a thread of its own, never the writer's: a snapshot never waits behind appends
+        in the queue (it holds SQLite's write lock only for its own short transaction)."""
+        args = (game_id, seq, shape, state, created_at)
+        loop = asyncio.get_running_loop()
+        await loop.run_in_executor(self.snapshotter, self.save_snapshot_now, *args)
 
     async def token(self, token: str) -> tuple[str, str] | None:
         rows = await self.read("SELECT game_id, player_id FROM tokens WHERE token = ?", token)
@@ -340,11 +429,23 @@ class SqliteBackend:
         """One server per SQLite file: nobody else writes, nothing to hear."""
 
     async def close(self) -> None:
-        for pool in (self.writer, self.readers):
+        for pool in (self.writer, self.readers, self.snapshotter):
             pool.shutdown(wait=True)
         for db in self.opened:
             db.close()
         self.opened.clear()
+
+
+# The hash is taken from the event itself, in the same statement: a snapshot names an event on
+# disk, or is not written. A newer snapshot is not replaced by an older one of the same shape.
+SAVE_SNAPSHOT = """
+INSERT INTO snapshots (game_id, seq, hash, shape, state, created_at)
+SELECT game_id, seq, hash, ?, ?, ? FROM events WHERE game_id = ? AND seq = ?
+ON CONFLICT (game_id) DO UPDATE SET
+    seq = excluded.seq, hash = excluded.hash, shape = excluded.shape, state = excluded.state,
+    created_at = excluded.created_at
+WHERE snapshots.seq <= excluded.seq OR snapshots.shape <> excluded.shape
+"""
 
 
 def batches_rows(batches: Sequence[Any]) -> Rows:

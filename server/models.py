@@ -1,6 +1,7 @@
-"""The tables. The events table is the truth; games and tokens are plain tables beside it."""
+"""The tables. The events table is the truth; games, tokens and snapshots are plain tables beside
+it."""
 
-from sqlalchemy import BigInteger, Column, Text, UniqueConstraint
+from sqlalchemy import BigInteger, Column, LargeBinary, Text, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
 
@@ -37,3 +38,17 @@ class TokenRow(SQLModel, table=True):
     token: str = Field(primary_key=True, max_length=64)
     game_id: str = Field(index=True, max_length=32)
     player_id: str = Field(max_length=64)
+
+
+class SnapshotRow(SQLModel, table=True):
+    """A game's latest folded state, so that a load reads only the events after it. Disposable:
+    used only while the event at `seq` still has `hash` and the running code has its `shape`."""
+
+    __tablename__ = "snapshots"
+
+    game_id: str = Field(primary_key=True, max_length=32)
+    seq: int
+    hash: str = Field(max_length=64)  # the hash of the log's event at `seq`
+    shape: str = Field(max_length=64)  # server/snapshots.py: the state's structure, fingerprinted
+    state: bytes = Field(sa_column=Column(LargeBinary, nullable=False))
+    created_at: int = Field(sa_column=Column(BigInteger, nullable=False))

@@ -1,6 +1,7 @@
 """The command pipeline: decide against the game's state, write the events, show the result.
 
-Each game lives in memory as a `Table`, rebuilt from its log on first use. A command is decided
+Each game lives in memory as a `Table`, rebuilt on first use from its log (from its latest
+snapshot on, when it has a usable one: server/snapshots.py). A command is decided
 against the newest state (including events still being written), so commands of one game never
 wait for each other's disk flush; the scribe writes them in order, and viewers are shown only
 states that are on disk.
@@ -17,6 +18,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from server import snapshots
 from server.clock import now_ms
 from server.hub import Hub
 from server.models import GameRow
@@ -50,6 +52,7 @@ class Table:
     waiting: dict[int, tuple[Any, set[str] | None]] = field(default_factory=dict)
     used: float = field(default_factory=time.monotonic)  # last asked for
     writing: asyncio.Future[None] | None = None  # the last write sent to the scribe
+    snapshot_seq: int = 0  # the seq of the game's latest snapshot (taken, if not yet written)
 
     def member(self, player_id: str) -> Member:
         member: Member = self.committed_state.roster.members[player_id]
@@ -69,6 +72,7 @@ class Referee:
         self.store = store
         self.hub = hub
         self.scribe = Scribe(store, self.written)
+        self.snapshots = snapshots.Snapshots(store)
         self.tables: dict[str, Table] = {}
         self.loading: dict[str, asyncio.Task[Table | None]] = {}
         self.tokens: dict[str, tuple[str, str]] = {}
@@ -88,6 +92,7 @@ class Referee:
         # store closes (else the connection is dropped unclosed).
         await asyncio.gather(*self.background, return_exceptions=True)
         await self.scribe.stop()
+        await self.snapshots.stop()
 
     async def sweep(self) -> None:
         while True:
@@ -134,6 +139,7 @@ class Referee:
         table.state = table.committed_state = state
         table.seq = table.committed_seq = log[-1].seq
         self.hub.publish(table.game_id, table.ruleset, state, table.seq, touched)
+        self.snapshot_if_due(table)
         return table.seq
 
     async def fresh(self, game_id: str, after: int | None) -> Table:
@@ -203,14 +209,31 @@ class Referee:
         game = await self.store.game(game_id)
         if game is None:
             return None
+        ruleset = RULESETS[game.ruleset]
         with paused_gc():
-            log, answers = await self.store.history(game_id)
-            ruleset = RULESETS[game.ruleset]
-            state = fold(ruleset, log)
-        seq = len(log)  # seq runs 1..N without gaps
-        table = Table(game_id, ruleset, bytes.fromhex(game.seed), state, seq, state, seq, answers)
+            kept = await snapshots.latest(self.store, game_id, ruleset)
+            base, state, answers = kept or (0, None, {})
+            log, later = await self.store.history(game_id, base)
+            state = fold(ruleset, log, state)
+        answers.update(later)
+        seq = base + len(log)  # seq runs 1..N without gaps
+        seed = bytes.fromhex(game.seed)
+        table = Table(game_id, ruleset, seed, state, seq, state, seq, answers, snapshot_seq=base)
         self.tables[game_id] = table
+        self.snapshot_if_due(table)
         return table
+
+    def snapshot_if_due(self, table: Table) -> None:
+        """Snapshot a game once it is many events past its snapshot: of its state on disk."""
+        if table.committed_seq - table.snapshot_seq >= snapshots.EVERY:
+            table.snapshot_seq = table.committed_seq
+            self.snapshots.take(
+                table.game_id,
+                table.ruleset,
+                table.committed_seq,
+                table.committed_state,
+                table.answers,
+            )
 
     async def seat(self, game_id: str, token: str | None) -> tuple[Table, Member]:
         """Who a token is in a game: 401 for an unknown token, 403 for another game's."""
@@ -324,6 +347,7 @@ class Referee:
                 table.committed_seq,
                 touched[table.game_id],
             )
+            self.snapshot_if_due(table)
 
 
 @contextmanager

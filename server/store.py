@@ -26,7 +26,7 @@ from server.backends import (
 from server.models import GameRow
 from server.rules.core import Event, Json
 
-__all__ = ["Append", "Conflict", "Recorded", "Store", "Unavailable", "Unstorable"]
+__all__ = ["Append", "Conflict", "Recorded", "Snapshot", "Store", "Unavailable", "Unstorable"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,6 +46,16 @@ class Recorded:
     @property
     def event(self) -> Event:
         return Event(self.type, self.data)
+
+
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    """A game's state folded up to `seq`, packed (server/snapshots.py)."""
+
+    seq: int
+    hash: str  # the log's event hash at `seq`; unknown ("") until written
+    shape: str
+    state: bytes
 
 
 @dataclass(slots=True)
@@ -124,14 +134,31 @@ class Store:
             )
         ]
 
-    async def history(self, game_id: str) -> tuple[list[Event], dict[str, int]]:
-        """A game's whole log as the rules replay it, and its command ids' answers: the least a
-        server reads to load a game (`events` carries all an export needs, and costs more)."""
+    async def history(self, game_id: str, after: int = 0) -> tuple[list[Event], dict[str, int]]:
+        """A game's log after `after` as the rules replay it, and its command ids' answers: the
+        least a server reads to load a game (`events` carries all an export needs, and costs
+        more)."""
         loads = orjson.loads
-        rows = await self.backend.history(game_id)
+        rows = await self.backend.history(game_id, after)
         events = [Event(type_, loads(data)) for _, type_, data, _ in rows]
         answers = {command_id: seq for seq, _, _, command_id in rows if command_id is not None}
         return events, answers
+
+    async def hash_at(self, game_id: str, seq: int) -> str | None:
+        """The hash of the game's event at `seq`, if the log has one there."""
+        return await self.backend.hash_at(game_id, seq)
+
+    async def snapshot(self, game_id: str) -> Snapshot | None:
+        """The game's latest snapshot, unchecked (server/snapshots.py checks it)."""
+        row = await self.backend.snapshot(game_id)
+        return None if row is None else Snapshot(*row)
+
+    async def save_snapshot(self, game_id: str, snapshot: Snapshot, created_at: int) -> None:
+        """Keep a snapshot, in a transaction of its own (never with an append). Its hash is
+        the log's own at its seq: a seq not on disk writes nothing."""
+        await self.backend.save_snapshot(
+            game_id, snapshot.seq, snapshot.shape, snapshot.state, created_at
+        )
 
     async def token(self, token: str) -> tuple[str, str] | None:
         """The game and player a token acts for."""

@@ -3,13 +3,16 @@
 import asyncio
 
 import orjson
+import pytest
 from alembic import command
 from sqlalchemy import create_engine, text
 
 from server import migrate
 from server.archive import export
 from server.database import parse_url
-from server.store import Store
+from server.models import GameRow
+from server.rules.core import Event
+from server.store import Append, Snapshot, Store
 from server.verify import chained
 
 
@@ -67,3 +70,28 @@ async def test_migrations_match_the_models(empty_database_url: str) -> None:
     url = parse_url(empty_database_url)
     await asyncio.to_thread(migrate.upgrade, url)
     await asyncio.to_thread(migrate.check, url)  # raises when autogenerate finds a difference
+
+
+async def test_the_snapshots_table_comes_and_goes_with_its_migration(
+    empty_database_url: str,
+) -> None:
+    url = parse_url(empty_database_url)
+    config = migrate.alembic_config(url)
+    await asyncio.to_thread(command.upgrade, config, "head")
+    store = Store.open(empty_database_url)
+    try:
+        game = GameRow(game_id="g", ruleset="card-duel", seed="00" * 32, created_at=1)
+        created = Append("g", 0, [Event("game_created", {})], 1, None, game=game)
+        await store.append([created])
+        await store.save_snapshot("g", Snapshot(1, "", "shape", b"\x00state"), 2)
+        saved = await store.snapshot("g")
+        assert saved is not None and saved.state == b"\x00state"
+        assert saved.hash == await store.hash_at("g", 1)
+        await asyncio.to_thread(command.downgrade, config, "0002")
+        with pytest.raises(Exception, match="snapshots"):
+            await store.snapshot("g")  # the table is gone; the log is not
+        assert [r.type for r in await store.events("g")] == ["game_created"]
+        await asyncio.to_thread(command.upgrade, config, "head")
+        assert await store.snapshot("g") is None
+    finally:
+        await store.close()

@@ -3,6 +3,7 @@
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields
 from functools import cached_property
+from types import MemberDescriptorType
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Literal, Protocol, TypeVar
 
 from pydantic import BaseModel, ConfigDict
@@ -115,6 +116,9 @@ class Ruleset(Generic[S]):
     evolve: Callable[[S, Event], S]
     view: Callable[[S, Member, int], Json]
     sight: Sight[S] | None = None  # without one, every viewer's whole view is private
+    # Raise it when what the state means changes but not its shape (its dataclasses' fields):
+    # snapshots of the old meaning are then ignored (server/snapshots.py).
+    state_version: int = 1
 
     @cached_property
     def parts(self) -> Sight[S]:
@@ -165,21 +169,25 @@ def replacer(cls: type) -> Callable[..., Any]:
         return REPLACERS[cls]
     names = [f.name for f in fields(cls)]
     parameters = ", ".join(f"{name}=_KEEP" for name in names)
-    if hasattr(cls, "__post_init__"):  # the class finishes itself: let its __init__ run
-        values = ", ".join(f"obj.{name} if {name} is _KEEP else {name}" for name in names)
-        body = f"    return cls({values})"
-    else:
-        sets = "".join(
-            f"    _set(new, {name!r}, obj.{name} if {name} is _KEEP else {name})\n"
-            for name in names
-        )
-        body = f"    new = _new(cls)\n{sets}    return new"
     namespace: dict[str, Any] = {
         "cls": cls,
         "_KEEP": _KEEP,
         "_new": object.__new__,
         "_set": object.__setattr__,
     }
+    values = {name: f"obj.{name} if {name} is _KEEP else {name}" for name in names}
+    if hasattr(cls, "__post_init__"):  # the class finishes itself: let its __init__ run
+        body = f"    return cls({', '.join(values.values())})"
+    else:
+        sets = []
+        for name, value in values.items():
+            slot = cls.__dict__.get(name)
+            if isinstance(slot, MemberDescriptorType):  # a slot: set through its descriptor,
+                namespace[f"_set_{name}"] = slot.__set__  # without a lookup by name
+                sets.append(f"    _set_{name}(new, {value})\n")
+            else:
+                sets.append(f"    _set(new, {name!r}, {value})\n")
+        body = f"    new = _new(cls)\n{''.join(sets)}    return new"
     exec(f"def replace(obj, *, {parameters}):\n{body}", namespace)
     made: Callable[..., Any] = namespace["replace"]
     REPLACERS[cls] = made
@@ -193,9 +201,12 @@ def replace(obj: T, **changes: Any) -> T:
     return made
 
 
-def fold(ruleset: Ruleset[Any], events: list[Event]) -> Any:
-    """Replay a game's whole log; the first event must be `game_created`."""
-    state = ruleset.initial_state(events[0].data["config"])
+def fold(ruleset: Ruleset[Any], events: list[Event], state: Any = None) -> Any:
+    """Replay a game's whole log, whose first event is `game_created`; or, given the `state`
+    an earlier part of the log folded to (a snapshot), the events after it."""
+    if state is None:
+        state = ruleset.initial_state(events[0].data["config"])
+    evolve = ruleset.evolve
     for event in events:
-        state = ruleset.evolve(state, event)
+        state = evolve(state, event)
     return state

@@ -1,0 +1,137 @@
+"""Snapshots: a game's folded state kept beside its log, so that a load folds only what follows.
+
+A snapshot holds the state at its `seq` and the game's command-id answers, pickled (trusted
+data: our own database writes and reads it). It is used only when
+- its `shape` is the running code's: a fingerprint of the state's dataclasses (names, fields,
+  annotations, walked recursively) and of the ruleset's `state_version`. After a change of either,
+  a game is folded from its log again and snapshotted anew: that is the upgrade;
+- the log's event at its seq still has the hash the snapshot was taken at.
+The log stays the truth: a snapshot missing, stale or unreadable only makes a load longer, and a
+snapshot that fails to be written is logged and forgotten.
+"""
+
+import asyncio
+import dataclasses
+import hashlib
+import logging
+import pickle
+import typing
+import zlib
+from typing import Any
+
+from pydantic import BaseModel
+
+from server.clock import now_ms
+from server.rules.core import Ruleset
+from server.store import Snapshot, Store
+
+EVERY = 10_000  # events folded beyond a game's snapshot before it gets a new one
+logger = logging.getLogger("bijse.snapshots")
+SHAPES: dict[tuple[object, ...], str] = {}  # a Ruleset holds dicts: it cannot be a key itself
+
+
+def fingerprint(root: Any) -> list[str]:
+    """One line per class the type reaches: its qualified name, and each field's name and
+    annotation (as written out by `repr`, with the qualified names of the types it names)."""
+    lines: list[str] = []
+    seen: set[type] = set()
+
+    def walk(hint: Any) -> None:
+        for arg in typing.get_args(hint):
+            walk(arg)
+        cls = typing.get_origin(hint) or hint
+        if not isinstance(cls, type) or cls in seen:
+            return
+        seen.add(cls)
+        if dataclasses.is_dataclass(cls):
+            hints = typing.get_type_hints(cls)
+            names = [f.name for f in dataclasses.fields(cls)]
+        elif issubclass(cls, BaseModel):
+            hints = {name: f.annotation for name, f in cls.model_fields.items()}
+            names = list(hints)
+        else:
+            return  # a builtin or a plain value class: its name is in the annotation
+        fields = ", ".join(f"{name}: {hints[name]!r}" for name in names)
+        lines.append(f"{cls.__module__}.{cls.__qualname__}({fields})")
+        for name in names:
+            walk(hints[name])
+
+    walk(root)
+    return lines
+
+
+def shape(ruleset: Ruleset[Any]) -> str:
+    """The running code's shape of a ruleset's state: the type `initial_state` returns."""
+    key = (ruleset.id, ruleset.state_version, ruleset.initial_state)
+    known = SHAPES.get(key)
+    if known is None:
+        root = typing.get_type_hints(ruleset.initial_state)["return"]
+        text = "\n".join([f"{ruleset.id} {ruleset.state_version}", *fingerprint(root)])
+        known = SHAPES[key] = hashlib.sha256(text.encode()).hexdigest()
+    return known
+
+
+def pack(state: Any, answers: dict[str, int]) -> bytes:
+    # zlib's fastest level shrinks a state several times (ids and card titles repeat) for
+    # little time, and the database then writes and reads that much less.
+    return zlib.compress(pickle.dumps((state, answers), pickle.HIGHEST_PROTOCOL), 1)
+
+
+def unpack(data: bytes) -> tuple[Any, dict[str, int]]:
+    state, answers = pickle.loads(zlib.decompress(data))
+    return state, answers
+
+
+async def latest(
+    store: Store, game_id: str, ruleset: Ruleset[Any]
+) -> tuple[int, Any, dict[str, int]] | None:
+    """The game's snapshot as (seq, state, answers), if it may be used."""
+    snapshot = await store.snapshot(game_id)
+    if snapshot is None or snapshot.shape != shape(ruleset):
+        return None
+    if await store.hash_at(game_id, snapshot.seq) != snapshot.hash:
+        logger.warning(
+            "the snapshot of game %s does not match its log at seq %d: ignored",
+            game_id,
+            snapshot.seq,
+        )
+        return None
+    try:
+        state, answers = unpack(snapshot.state)
+    except Exception:  # the log can always rebuild it
+        logger.exception("the snapshot of game %s cannot be read: ignored", game_id)
+        return None
+    return snapshot.seq, state, answers
+
+
+class Snapshots:
+    """Writes snapshots in the background: never in the way of a command or its answer."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.writing: set[asyncio.Task[None]] = set()
+
+    def take(
+        self, game_id: str, ruleset: Ruleset[Any], seq: int, state: Any, answers: dict[str, int]
+    ) -> None:
+        """Snapshot a state that is on disk at `seq`. The state is immutable; the answers go
+        on changing, so they are copied here, on the event loop."""
+        answers = dict(answers)
+        task = asyncio.create_task(self.write(game_id, ruleset, seq, state, answers))
+        self.writing.add(task)
+        task.add_done_callback(self.writing.discard)
+
+    async def write(
+        self, game_id: str, ruleset: Ruleset[Any], seq: int, state: Any, answers: dict[str, int]
+    ) -> None:
+        try:
+            data = await asyncio.to_thread(pack, state, answers)
+            await self.store.save_snapshot(
+                game_id, Snapshot(seq, "", shape(ruleset), data), now_ms()
+            )
+        except Exception:
+            logger.warning("no snapshot of game %s at seq %d", game_id, seq, exc_info=True)
+
+    async def stop(self) -> None:
+        """Let the writes under way finish (they hold a database connection)."""
+        await asyncio.gather(*self.writing, return_exceptions=True)
