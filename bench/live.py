@@ -62,17 +62,34 @@ def free_port() -> int:
         return port
 
 
+def family(pid: int) -> list[int]:
+    """The process and its children (a server with --workers runs them as children)."""
+    try:
+        children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    except OSError:
+        return [pid]
+    return [pid, *(p for child in children for p in family(int(child)))]
+
+
 def cpu_seconds(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    """CPU seconds of the process and its children that are running."""
+    total = 0
+    for each in family(pid):
+        with contextlib.suppress(OSError):
+            fields = Path(f"/proc/{each}/stat").read_text().rsplit(")", 1)[1].split()
+            total += int(fields[11]) + int(fields[12])
+    return total / os.sysconf("SC_CLK_TCK")
 
 
 def memory_kib(pid: int, field: str = "VmRSS") -> int:
-    """A /proc/<pid>/status figure: VmRSS now, VmHWM the peak."""
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith(f"{field}:"):
-            return int(line.split()[1])
-    raise LookupError(field)
+    """A /proc/<pid>/status figure (VmRSS now, VmHWM the peak), summed over its children."""
+    total = 0
+    for each in family(pid):
+        with contextlib.suppress(OSError):
+            for line in Path(f"/proc/{each}/status").read_text().splitlines():
+                if line.startswith(f"{field}:"):
+                    total += int(line.split()[1])
+    return total
 
 
 @contextlib.contextmanager

@@ -87,7 +87,8 @@ async def join_origin_route(request: Request) -> Response:
 
 
 async def healthz(request: Request) -> Response:
-    return JSONResponse({"ok": True})
+    worker = request.app.state.worker
+    return JSONResponse({"ok": True} if worker is None else {"ok": True, "worker": worker})
 
 
 async def rulesets(request: Request) -> Response:

@@ -51,6 +51,7 @@ def create_app(
     admin_token: str | None = None,
     open_creation: bool = True,
     rate_limits: bool | None = None,
+    worker: int | None = None,
     public_url: str | None = None,
     migrate_on_start: bool = True,
     pwa: Path = PWA,
@@ -104,5 +105,6 @@ def create_app(
     app.state.admin_token = admin_token
     app.state.open_creation = open_creation  # without an admin token: anyone, or nobody
     app.state.limits = Limits(rate_limits)  # None: on unless BIJSE_RATE_LIMITS=off
+    app.state.worker = worker  # which of `bijse serve --workers N` this is, if one
     app.state.public_url = public_url.rstrip("/") if public_url else None
     return app

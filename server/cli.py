@@ -15,6 +15,7 @@ import uvicorn
 
 from server import migrate
 from server.database import BadDatabaseUrl, check_writable, parse_url
+from server.door import Closing, receive_connections
 from server.forwarded import Proxies, behind
 
 DEFAULT_DATABASE = "sqlite:///bijse.db"
@@ -32,6 +33,14 @@ def main(argv: list[str] | None = None) -> int:
         default=os.environ.get("BIJSE_ADMIN_TOKEN"),
         help="only this token may create games",
     )
+    serve.add_argument(
+        "--workers",
+        type=int,
+        default=int(os.environ.get("BIJSE_WORKERS", "1")),
+        help="worker processes, each owning a share of the games (default 1)",
+    )
+    serve.add_argument("--door-fd", type=int, default=None, help=argparse.SUPPRESS)
+    serve.add_argument("--worker", type=int, default=None, help=argparse.SUPPRESS)
     serve.add_argument(
         "--open-creation",
         action="store_true",
@@ -88,7 +97,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.command in ("export", "import"):
         return asyncio.run(archive_command(args, url))
     try:
-        listener = bind(args.host, args.port)
+        listener = None if args.door_fd is not None else bind(args.host, args.port)
     except OSError as error:
         if error.errno == errno.EADDRINUSE:
             return fail(f"port {args.port} on {args.host} is in use")
@@ -97,6 +106,15 @@ def main(argv: list[str] | None = None) -> int:
         proxies = Proxies(args.forwarded_allow_ips)
     except ValueError as error:
         return fail(f"--forwarded-allow-ips: {error}")
+    if listener is not None and args.workers > 1:
+        from server.door import open_door
+
+        print(
+            f"Bij se serves http://{args.host}:{listener.getsockname()[1]} from {url} "
+            f"with {args.workers} workers",
+            flush=True,
+        )
+        return open_door(listener, args.workers)
     from server.app import create_app
     from server.socket_protocol import OPTIONS as SOCKET_OPTIONS
 
@@ -109,14 +127,20 @@ def main(argv: list[str] | None = None) -> int:
         open_creation=creation == "open",
         public_url=args.public_url,
         migrate_on_start=False,
+        worker=args.worker,
     )
     config = uvicorn.Config(
-        behind(app, proxies),
+        behind(app if args.door_fd is None else Closing(app), proxies),
         log_level=args.log_level,
         **SOCKET_OPTIONS,
         proxy_headers=False,  # behind() applies them, the host included
         lifespan="on",
     )
+    if args.door_fd is not None:  # a worker behind the door: connections come from it
+        pipe = socket.socket(fileno=args.door_fd)
+        WorkerServer(config, pipe).run(sockets=[])
+        return 0
+    assert listener is not None
     server = uvicorn.Server(config)
     print(f"Bij se serves http://{args.host}:{listener.getsockname()[1]} from {url}", flush=True)
     if creation is None:
@@ -127,6 +151,30 @@ def main(argv: list[str] | None = None) -> int:
         )
     server.run(sockets=[listener])
     return 0
+
+
+class WorkerServer(uvicorn.Server):
+    """uvicorn serving the connections the door hands over, instead of accepting its own."""
+
+    def __init__(self, config: uvicorn.Config, pipe: socket.socket) -> None:
+        super().__init__(config)
+        self.pipe = pipe
+
+    async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+        await super().startup(sockets=[])
+        config, loop = self.config, asyncio.get_running_loop()
+
+        def protocol() -> asyncio.Protocol:
+            # What uvicorn's own startup() hands asyncio for each accepted connection.
+            made: asyncio.Protocol = config.http_protocol_class(  # type: ignore[call-arg]
+                config=config, server_state=self.server_state, app_state=self.lifespan.state
+            )
+            return made
+
+        async def serve(sock: socket.socket) -> None:
+            await loop.connect_accepted_socket(protocol, sock)
+
+        self.receiving = loop.create_task(receive_connections(self.pipe, serve))
 
 
 def reachable(host: str, public_url: str | None) -> bool:

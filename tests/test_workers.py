@@ -1,0 +1,119 @@
+"""`bijse serve --workers 2`: two processes behind one port, each owning a share of the games.
+Every game is served and written by its own worker; a worker killed mid-duel is started again,
+and its phones reconnect through the door and lose nothing."""
+
+import asyncio
+import os
+import signal
+from pathlib import Path
+
+import httpx
+
+from server.door import owner
+from tests.client import Game, Phone
+from tests.conftest import free_port
+from tests.proxy import serve, stop, until
+
+
+def workers_of(pid: int) -> dict[int, int]:
+    """Worker number -> pid, from the workers' command lines."""
+    found = {}
+    children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    for child in children:
+        args = Path(f"/proc/{child}/cmdline").read_bytes().split(b"\0")
+        if b"--worker" in args:
+            found[int(args[args.index(b"--worker") + 1])] = int(child)
+    return found
+
+
+def owned_by(game: Game) -> int:
+    return owner(f"GET /api/games/{game.game_id}/view HTTP/1.1".encode(), 2, 0)
+
+
+async def duel(game: Game, base: str, a: dict[str, str], b: dict[str, str]) -> None:
+    """A whole duel over WebSockets; both phones hold its end."""
+    alice = await Phone.connect(game.ws_url(base, a["token"]))
+    bob = await Phone.connect(game.ws_url(base, b["token"]))
+    await alice.until("view")
+    await bob.until("view")
+    assert (await alice.send("challenge", target=b["code"]))["type"] == "ack"
+    await bob.until("view")
+    assert bob.view is not None and alice.view is not None
+    for _ in range(20):  # a round may end even: pick again
+        if alice.view.get("duel") is None and bob.view.get("duel") is None:
+            break
+        for n, phone in enumerate((alice, bob)):
+            mine = phone.view.get("duel")
+            if mine is not None and mine.get("my_pick") is None:
+                cards = phone.view["me"]["cards"]  # other cards each round: no endless ties
+                card = cards[(mine["round"] + n) % len(cards)]["card_id"]
+                answer = await phone.send("pick", duel_id=mine["duel_id"], card_id=card)
+                assert answer["type"] == "ack", answer
+        for phone in (alice, bob):
+            while (phone.view.get("duel") or {}).get("my_pick") is not None:
+                await phone.until("view")
+    assert alice.view.get("duel") is None and alice.view["last_duel"]["outcomes"]
+    await alice.close()
+    await bob.close()
+
+
+async def test_two_workers_each_serve_their_games_and_a_killed_one_comes_back(
+    tmp_path: Path,
+) -> None:
+    port = free_port()
+    database = f"sqlite:///{tmp_path / 'w.db'}"
+    server = await serve(port, database, tmp_path / "w.log", "--workers", "2")
+    base = f"http://127.0.0.1:{port}"
+    try:
+        async with httpx.AsyncClient(base_url=base) as http:
+            answering = {(await http.get("/healthz")).json()["worker"] for _ in range(6)}
+            assert answering == {0, 1}  # requests without a game take turns
+            games: dict[int, Game] = {}
+            while len(games) < 2:
+                game = await Game.create(http)
+                games.setdefault(owned_by(game), game)
+            for game in games.values():
+                a, b = await game.add("Alice"), await game.add("Bob")
+                await game.ok(game.organizer, "start_game")
+                await duel(game, base, a, b)
+                assert (await game.view(a["token"]))["view"]["me"]["name"] == "Alice"
+
+            # Worker 0 dies mid-duel: the door starts it again; the phone reconnects with
+            # after=, gets the game from the log, and the duel goes on.
+            game = games[0]
+            c, d = await game.add("Cyril"), await game.add("Dana")
+            cyril = await Phone.connect(game.ws_url(base, c["token"]))
+            await cyril.until("view")
+            acked = await cyril.send("challenge", target=d["code"])
+            assert acked["type"] == "ack"
+            while cyril.seq < acked["seq"]:
+                await cyril.until("view")
+            killed = workers_of(server.pid)[0]
+            os.kill(killed, signal.SIGKILL)
+
+            async def back() -> bool:
+                again = workers_of(server.pid).get(0)
+                if again in (None, killed):
+                    return False
+                return (await http.get("/healthz")).status_code == 200
+
+            await until(back, "worker 0 started again", server)
+            await asyncio.sleep(0.5)
+            # It holds the newest seq already: the new worker sends nothing until it changes,
+            # and its pick in the duel it held goes through (the challenge was not lost).
+            held, seq = cyril.view, cyril.seq
+            assert held is not None and held.get("duel") is not None
+            cyril = await Phone.connect(game.ws_url(base, c["token"], after=seq))
+            cyril.view, cyril.seq = held, seq
+            card = held["me"]["cards"][0]["card_id"]
+            picked = await cyril.send("pick", duel_id=held["duel"]["duel_id"], card_id=card)
+            assert picked["type"] == "ack" and picked["seq"] == acked["seq"] + 1, picked
+            while cyril.seq < picked["seq"]:
+                await cyril.until("view")
+            assert cyril.view["duel"]["my_pick"] is not None
+            await cyril.close()
+            log = await game.events()
+            assert [e["seq"] for e in log] == list(range(1, len(log) + 1))
+            assert workers_of(server.pid)[1] != killed  # the other worker was not touched
+    finally:
+        stop(server)
