@@ -175,6 +175,9 @@ class WorkerServer(uvicorn.Server):
             await loop.connect_accepted_socket(protocol, sock)
 
         self.receiving = loop.create_task(receive_connections(self.pipe, serve))
+        # The door is gone (killed, even): a worker must not serve its games on alone, beside
+        # the workers of the next door.
+        self.receiving.add_done_callback(lambda _: setattr(self, "should_exit", True))
 
 
 def reachable(host: str, public_url: str | None) -> bool:

@@ -117,3 +117,22 @@ async def test_two_workers_each_serve_their_games_and_a_killed_one_comes_back(
             assert workers_of(server.pid)[1] != killed  # the other worker was not touched
     finally:
         stop(server)
+
+
+async def test_without_their_door_the_workers_stop(tmp_path: Path) -> None:
+    """A door killed outright leaves no worker serving its games on alone (beside the workers
+    of the next door, each game would have two writers)."""
+    port = free_port()
+    database = f"sqlite:///{tmp_path / 'w.db'}"
+    server = await serve(port, database, tmp_path / "w.log", "--workers", "2")
+    workers = list(workers_of(server.pid).values())
+    assert len(workers) == 2
+    server.kill()
+    server.wait()
+
+    async def gone() -> bool:
+        return not any(Path(f"/proc/{pid}/cmdline").exists() for pid in workers) or all(
+            Path(f"/proc/{pid}/cmdline").read_bytes() == b"" for pid in workers
+        )
+
+    await until(gone, "the workers stopped")

@@ -6,9 +6,12 @@ see tests/figures.py).
 a minute and a half); `BIJSE_CHAOS_SEED` picks the seed the random faults and moments come from.
 """
 
+import contextlib
 import os
 import random
+import signal
 import subprocess
+import time
 from collections import Counter
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -25,6 +28,13 @@ ENV = {"BIJSE_RATE_LIMITS": "off"}  # the load is many phones' worth, from one a
 DIED = ("Exception in ASGI application", "Traceback (most recent call last)")
 
 
+def state_of(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return "Z"
+
+
 def rng(name: str) -> random.Random:
     """A random source of its own for each test and phone, from the run's seed."""
     return random.Random(f"{SEED}:{name}")
@@ -38,19 +48,29 @@ class Server:
     log: Path
     port: int = field(default_factory=free_port)
     process: subprocess.Popen[bytes] | None = None
+    workers: int = 1  # `bijse serve --workers N`: a door and N worker processes
 
     @property
     def base(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
     async def start(self) -> None:
-        self.process = await serve(self.port, self.database_url, self.log, env=ENV)
+        more = ("--workers", str(self.workers)) if self.workers > 1 else ()
+        self.process = await serve(self.port, self.database_url, self.log, *more, env=ENV)
 
     def kill(self) -> None:
-        """kill -9: nothing is flushed, nothing is closed."""
+        """kill -9, of the door and of every worker: nothing is flushed, nothing is closed."""
         assert self.process is not None
+        children = Path(f"/proc/{self.process.pid}/task/{self.process.pid}/children")
+        workers = [int(pid) for pid in children.read_text().split()] if children.exists() else []
         self.process.kill()
+        for pid in workers:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
         self.process.wait()
+        for pid in workers:  # reaped by init once gone: wait until they are
+            while Path(f"/proc/{pid}").exists() and "Z" not in state_of(pid):
+                time.sleep(0.01)
 
     def stop(self) -> None:
         if self.process is not None:

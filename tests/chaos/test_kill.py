@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 
 from tests.chaos.harness import SCALE, Server, broken_chain, effects, read_log, rng
 from tests.client import Game
@@ -63,10 +64,14 @@ class Load:
                 return
 
 
-async def test_kill_9_at_random_moments_under_load(database: str, tmp_path: Path) -> None:
+@pytest.mark.parametrize("workers", [1, 2])
+async def test_kill_9_at_random_moments_under_load(
+    database: str, workers: int, tmp_path: Path
+) -> None:
     name = "SQLite" if database.startswith("sqlite") else "PostgreSQL"
+    name += f", --workers {workers}" if workers > 1 else ""
     random = rng(f"kill-{name}")
-    server = Server(database, tmp_path / "server.log")
+    server = Server(database, tmp_path / "server.log", workers=workers)
     await server.start()
     try:
         async with httpx.AsyncClient(base_url=server.base, timeout=10) as http:
