@@ -15,7 +15,7 @@ from starlette.websockets import WebSocket
 
 from server import api, migrate, redact
 from server.errors import HANDLERS
-from server.headers import SecurityHeaders
+from server.headers import HEADERS, Adding
 from server.hub import Hub
 from server.limits import Limits
 from server.openapi import openapi
@@ -96,7 +96,7 @@ def create_app(
     # The API's JSON answers are gzipped per request (the PWA's files come gzipped already);
     # WebSockets and already-encoded answers pass through untouched.
     middleware = [
-        Middleware(SecurityHeaders),
+        Middleware(Adding, headers=HEADERS),
         Middleware(GZipMiddleware, minimum_size=1000, compresslevel=6),
     ]
     app = Server(

@@ -15,7 +15,7 @@ import uvicorn
 
 from server import migrate
 from server.database import BadDatabaseUrl, check_writable, parse_url
-from server.door import Closing, receive_connections
+from server.door import closing, receive_connections
 from server.forwarded import Proxies, behind
 
 DEFAULT_DATABASE = "sqlite:///bijse.db"
@@ -130,7 +130,7 @@ def main(argv: list[str] | None = None) -> int:
         worker=args.worker,
     )
     config = uvicorn.Config(
-        behind(app if args.door_fd is None else Closing(app), proxies),
+        behind(app if args.door_fd is None else closing(app), proxies),
         log_level=args.log_level,
         **SOCKET_OPTIONS,
         proxy_headers=False,  # behind() applies them, the host included

@@ -25,7 +25,9 @@ import zlib
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.types import ASGIApp
+
+from server.headers import Adding
 
 GAME = re.compile(rb"^[A-Z]+ /(?:ws|api)/games/([^/?# ]+)")
 HEAD = 8192  # bytes of a request line looked at before the connection is refused
@@ -158,27 +160,10 @@ def open_door(listener: socket.socket, workers: int) -> int:
     return 0
 
 
-class Closing:
+def closing(app: ASGIApp) -> ASGIApp:
     """Plain HTTP from a worker says `Connection: close`: the next request comes through the
     door, which knows its game's worker."""
-
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-
-        async def closing(message: Message) -> None:
-            if message["type"] == "http.response.start":
-                message = {**message, "headers": [*message.get("headers", []), CLOSE]}
-            await send(message)
-
-        await self.app(scope, receive, closing)
-
-
-CLOSE = (b"connection", b"close")
+    return Adding(app, {"Connection": "close"})
 
 
 async def receive_connections(

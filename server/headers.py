@@ -33,9 +33,12 @@ HEADERS = {
 }
 
 
-class SecurityHeaders:
-    def __init__(self, app: ASGIApp) -> None:
+class Adding:
+    """Headers put on every plain HTTP answer that does not set them itself."""
+
+    def __init__(self, app: ASGIApp, headers: dict[str, str]) -> None:
         self.app = app
+        self.headers = headers
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -45,7 +48,7 @@ class SecurityHeaders:
         async def sending(message: Message) -> None:
             if message["type"] == "http.response.start":
                 headers = MutableHeaders(scope=message)
-                for name, value in HEADERS.items():
+                for name, value in self.headers.items():
                     headers.setdefault(name, value)
             await send(message)
 

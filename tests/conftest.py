@@ -14,8 +14,11 @@ import uvicorn
 from sqlalchemy.engine import make_url
 from starlette.types import ASGIApp
 
+from server import migrate
 from server.app import create_app
+from server.database import parse_url
 from server.socket_protocol import OPTIONS as SOCKET_OPTIONS
+from server.store import Store
 
 POSTGRES_URL = os.environ.get("BIJSE_TEST_POSTGRES_URL")
 
@@ -103,6 +106,15 @@ async def serve_app(app: ASGIApp, port: int = 0) -> AsyncIterator[str]:
     finally:
         server.should_exit = True
         await task
+
+
+@pytest.fixture
+async def store(database_url: str) -> AsyncIterator[Store]:
+    """A store on each backend in turn, its schema migrated."""
+    await asyncio.to_thread(migrate.upgrade, parse_url(database_url))
+    opened = Store.open(database_url)
+    yield opened
+    await opened.close()
 
 
 @pytest.fixture(scope="session")

@@ -1,11 +1,9 @@
 """Group commit: many appends in one transaction, and one bad append sinks nobody else."""
 
 import asyncio
-from collections.abc import AsyncIterator
 
 import pytest
 
-from server import migrate
 from server.rules.core import Event, RuleError
 from server.scribe import Scribe
 from server.store import Append, Conflict, Store
@@ -15,14 +13,6 @@ BAD = {
     "surrogate": lambda: Append("bad", 1, [Event("x", {})], 1, None, "\ud800"),
     "big": lambda: Append("bad", 1, [Event("x", {"n": 2**70})], 1, None, "c"),  # not JSON
 }
-
-
-@pytest.fixture
-async def store(database_url: str) -> AsyncIterator[Store]:
-    store = Store.open(database_url)
-    await asyncio.to_thread(migrate.upgrade, store.url)
-    yield store
-    await store.close()
 
 
 def append(game_id: str, expected: int, command_id: str) -> Append:

@@ -5,7 +5,6 @@ import asyncio
 import dataclasses
 import itertools
 import random
-from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
@@ -30,13 +29,6 @@ from tests.rules.game import Game
 
 Commands = list[tuple[str | None, list[Event]]]  # each command's id and events, in order
 
-
-@pytest.fixture
-async def store(database_url: str) -> AsyncIterator[Store]:
-    await asyncio.to_thread(migrate.upgrade, parse_url(database_url))
-    opened = Store.open(database_url)
-    yield opened
-    await opened.close()
 
 
 def played(seed: int, length: int) -> Commands:

@@ -1,23 +1,12 @@
 """One storage conformance suite, run against a SQLite file and a PostgreSQL server."""
 
 import asyncio
-from collections.abc import AsyncIterator
 
 import pytest
 
-from server import migrate
-from server.database import parse_url
 from server.models import GameRow
 from server.rules.core import Event
 from server.store import Append, Conflict, Store
-
-
-@pytest.fixture
-async def store(database_url: str) -> AsyncIterator[Store]:
-    await asyncio.to_thread(migrate.upgrade, parse_url(database_url))
-    opened = Store.open(database_url)
-    yield opened
-    await opened.close()
 
 
 def game(game_id: str) -> GameRow:
