@@ -32,6 +32,7 @@ from server.headers import Adding
 GAME = re.compile(rb"^[A-Z]+ /(?:ws|api)/games/([^/?# ]+)")
 HEAD = 8192  # bytes of a request line looked at before the connection is refused
 HEAD_S = 10.0  # seconds a connection may take to send its request line
+PEEK_S = 0.01  # between looks at a request line that has not all come yet
 
 
 def owner(request_line: bytes, workers: int, turn: int) -> int:
@@ -42,22 +43,35 @@ def owner(request_line: bytes, workers: int, turn: int) -> int:
     return zlib.crc32(found[1]) % workers
 
 
+async def readable(sock: socket.socket) -> None:
+    """Until the socket has something to read."""
+    loop = asyncio.get_running_loop()
+    ready: asyncio.Future[None] = loop.create_future()
+
+    def ready_now() -> None:  # the loop may call back again before this coroutine runs
+        if not ready.done():
+            ready.set_result(None)
+
+    loop.add_reader(sock.fileno(), ready_now)
+    try:
+        await ready
+    finally:
+        loop.remove_reader(sock.fileno())
+
+
 async def request_line(conn: socket.socket) -> bytes | None:
     """The first line of what the client sent, peeked at (left in the socket for the worker)."""
-    loop = asyncio.get_running_loop()
-    seen = b""
     async with asyncio.timeout(HEAD_S):
-        while b"\n" not in seen and len(seen) < HEAD:
-            readable = loop.create_future()
-            loop.add_reader(conn.fileno(), readable.set_result, None)
-            try:
-                await readable
-            finally:
-                loop.remove_reader(conn.fileno())
+        await readable(conn)
+        while True:
             seen = conn.recv(HEAD, socket.MSG_PEEK)
             if not seen:
                 return None  # closed before a word
-    return seen.split(b"\n", 1)[0]
+            if b"\n" in seen or len(seen) >= HEAD:
+                return seen.split(b"\n", 1)[0]
+            # Peeked bytes stay in the socket, which stays readable: waiting to read again
+            # would spin. Wait a moment for the rest of the line instead.
+            await asyncio.sleep(PEEK_S)
 
 
 class Door:
@@ -170,21 +184,15 @@ async def receive_connections(
     pipe: socket.socket, serve: Callable[[socket.socket], Awaitable[object]]
 ) -> None:
     """In a worker: take each connection the door hands over and serve it (`serve(sock)`)."""
-    loop = asyncio.get_running_loop()
     pipe.setblocking(False)
     while True:
-        readable = loop.create_future()
-        loop.add_reader(pipe.fileno(), readable.set_result, None)
-        try:
-            await readable
-        finally:
-            loop.remove_reader(pipe.fileno())
+        await readable(pipe)
         while True:
             try:
-                _, fds, _, _ = socket.recv_fds(pipe, 16, 64)
+                data, fds, _, _ = socket.recv_fds(pipe, 16, 64)
             except BlockingIOError:
                 break
-            if not fds:
+            if not data:
                 return  # the door is gone
             for fd in fds:
                 await serve(socket.socket(fileno=fd))

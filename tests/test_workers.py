@@ -136,3 +136,29 @@ async def test_without_their_door_the_workers_stop(tmp_path: Path) -> None:
         )
 
     await until(gone, "the workers stopped")
+
+
+def cpu_s(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+async def test_a_request_line_in_pieces_is_waited_for_without_spinning(tmp_path: Path) -> None:
+    port = free_port()
+    database = f"sqlite:///{tmp_path / 'w.db'}"
+    server = await serve(port, database, tmp_path / "w.log", "--workers", "2")
+    try:
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        writer.write(b"GET /heal")
+        await writer.drain()
+        before = cpu_s(server.pid)
+        await asyncio.sleep(1)  # the door has half a request line, and waits for the rest
+        assert cpu_s(server.pid) - before < 0.3
+        writer.write(b"thz HTTP/1.1\r\nHost: x\r\n\r\n")
+        await writer.drain()
+        answer = await asyncio.wait_for(reader.read(), 10)
+        assert answer.startswith(b"HTTP/1.1 200") and b'"ok":true' in answer
+        writer.close()
+        await writer.wait_closed()
+    finally:
+        stop(server)
