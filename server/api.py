@@ -77,8 +77,8 @@ def join_origin(request: Request) -> str:
     return str(request.base_url).rstrip("/")
 
 
-def join_url(request: Request, game_id: str, token: str) -> str:
-    return f"{join_origin(request)}/#/join/{game_id}/{token}"
+def join_url(origin: str, game_id: str, token: str) -> str:
+    return f"{origin}/#/join/{game_id}/{token}"
 
 
 async def join_origin_route(request: Request) -> Response:
@@ -123,7 +123,7 @@ async def add_player(request: Request) -> Response:
     `command_id` makes a retried request return the same ones."""
     table, organizer = await seat(request, "organizer")
     limits(request).take("add_players", member_key(table, organizer), "additions of players")
-    join_origin(request)  # a Host that makes no link is refused before anybody is added
+    origin = join_origin(request)  # a Host that makes no link is refused before anybody joins
     body = await read_json(request)
     cid = command_id(body) if "command_id" in body else None
     many = "players" in body
@@ -141,7 +141,7 @@ async def add_player(request: Request) -> Response:
             "player_id": data["player_id"],
             "token": token,
             "code": data["code"],
-            "join_url": join_url(request, table.game_id, token),
+            "join_url": join_url(origin, table.game_id, token),
             "name": data["name"],
             "role": data["role"],
             "team": data["team"],
@@ -249,12 +249,13 @@ async def replay(request: Request) -> Response:
 
 async def invites(request: Request) -> Response:
     table, _ = await seat(request, "organizer")
+    origin = join_origin(request)
     tokens = await referee(request).store.tokens(table.game_id)
     result = []
     # The sheet is handed round: an organizer's token on it would let anyone run the game.
     players = (m for m in table.committed_state.roster.members.values() if m.role != "organizer")
     for member in players:
-        url = join_url(request, table.game_id, tokens[member.player_id])
+        url = join_url(origin, table.game_id, tokens[member.player_id])
         result.append(
             {
                 "player_id": member.player_id,
