@@ -197,6 +197,16 @@ def member_view(member: Member) -> Json:
     }
 
 
+def onlooker_view(viewer: Member) -> Json | None:
+    """The private part of an organizer (who they are) or a spectator (nothing), who play no
+    part in the fighting; None for anyone else."""
+    if viewer.role == "organizer":
+        return {"me": {"player_id": viewer.player_id, "name": viewer.name, "role": viewer.role}}
+    if viewer.role == "spectator":
+        return {}
+    return None
+
+
 def members_view(roster: Roster) -> Json:
     """Every member by player id: the GM's list (a player looks names up in the directory)."""
     return keyed((member_view(m) for m in roster.members.values()), "player_id")

@@ -3,7 +3,7 @@
 from server.clock import iso, iso_or_none
 from server.rules.card_duel.state import CardDuel, Duel, Fighter
 from server.rules.core import Event, Json, Member, mentioned
-from server.rules.roster import game_view, member_view, members_view
+from server.rules.roster import game_view, member_view, members_view, onlooker_view
 
 
 def view(state: CardDuel, viewer: Member, now: int) -> Json:
@@ -36,10 +36,9 @@ def shared(state: CardDuel, audience: str, now: int) -> Json:
 
 
 def private(state: CardDuel, viewer: Member, now: int) -> Json:
-    if viewer.role == "organizer":
-        return {"me": {"player_id": viewer.player_id, "name": viewer.name, "role": viewer.role}}
-    if viewer.role == "spectator":
-        return {}
+    onlooker = onlooker_view(viewer)
+    if onlooker is not None:
+        return onlooker
     fighter = state.fighters.get(viewer.player_id)
     if fighter is None:
         return {"me": member_view(viewer)}

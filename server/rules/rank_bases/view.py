@@ -6,7 +6,7 @@ duellist the opponent's rank in the last duel they fought (the papers were shown
 
 from server.rules.core import Event, Json, Member, mentioned
 from server.rules.rank_bases.state import Duel, Part, Player, Raid, RankBases
-from server.rules.roster import game_view, member_view, members_view
+from server.rules.roster import game_view, member_view, members_view, onlooker_view
 
 OPEN_RAID = ("awaiting_defenders", "won")
 
@@ -71,10 +71,9 @@ def shared(state: RankBases, audience: str, now: int) -> Json:
 
 
 def private(state: RankBases, viewer: Member, now: int) -> Json:
-    if viewer.role == "organizer":
-        return {"me": {"player_id": viewer.player_id, "name": viewer.name, "role": viewer.role}}
-    if viewer.role == "spectator":
-        return {}
+    onlooker = onlooker_view(viewer)
+    if onlooker is not None:
+        return onlooker
     if viewer.role == "leader" and viewer.team in state.bases:
         return {"me": {**member_view(viewer), "team_id": viewer.team}}
     player = state.players.get(viewer.player_id)
