@@ -106,21 +106,26 @@ def main(argv: list[str] | None = None) -> int:
         proxies = Proxies(args.forwarded_allow_ips)
     except ValueError as error:
         return fail(f"--forwarded-allow-ips: {error}")
-    if listener is not None and args.workers > 1:
-        from server.door import open_door
-
-        print(
-            f"Bij se serves http://{args.host}:{listener.getsockname()[1]} from {url} "
-            f"with {args.workers} workers",
-            flush=True,
-        )
-        return open_door(listener, args.workers)
-    from server.app import create_app
-    from server.socket_protocol import OPTIONS as SOCKET_OPTIONS
-
     creation = "open" if args.open_creation or not reachable(args.host, args.public_url) else None
     if args.admin_token:
         creation = "admin"
+    if listener is not None:  # the one process, or the door of several: not a worker
+        workers = f" with {args.workers} workers" if args.workers > 1 else ""
+        where = f"http://{args.host}:{listener.getsockname()[1]}"
+        print(f"Bij se serves {where} from {url}{workers}", flush=True)
+        if creation is None:
+            print(
+                "Game creation is closed: this server is reachable beyond this machine. Give it "
+                "--admin-token (only that token creates games) or --open-creation.",
+                flush=True,
+            )
+        if args.workers > 1:
+            from server.door import open_door
+
+            return open_door(listener, args.workers)
+    from server.app import create_app
+    from server.socket_protocol import OPTIONS as SOCKET_OPTIONS
+
     app = create_app(
         url,
         admin_token=args.admin_token,
@@ -142,13 +147,6 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     assert listener is not None
     server = uvicorn.Server(config)
-    print(f"Bij se serves http://{args.host}:{listener.getsockname()[1]} from {url}", flush=True)
-    if creation is None:
-        print(
-            "Game creation is closed: this server is reachable beyond this machine. Give it "
-            "--admin-token (only that token creates games) or --open-creation.",
-            flush=True,
-        )
     server.run(sockets=[listener])
     return 0
 
