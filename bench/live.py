@@ -14,6 +14,8 @@ from typing import Any
 
 import httpx
 
+from tests.proxy import stop
+
 ROOT = Path(__file__).resolve().parent.parent
 BULK = 500  # the most players one `POST /players` adds
 
@@ -116,12 +118,7 @@ def server(database_url: str, start_timeout: float = 20) -> Iterator[tuple[str, 
                 time.sleep(0.05)
         yield base, process.pid
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+        stop(process)
 
 
 async def new_game(
