@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-from playwright.async_api import BrowserContext, Page
+from playwright.async_api import BrowserContext, Page, Route, WebSocketRoute
 
 SCREENSHOTS = Path(__file__).resolve().parent / "screenshots"
 STUN_CARD = "Rána židlí"  # 3/2 stun: beats the 2/3 wound card on the big number
@@ -35,6 +35,48 @@ AudioContext.prototype.createOscillator = function () {
   return createOscillator.call(this);
 };
 """
+
+SOCKET = re.compile(r"/ws/games/")
+
+
+class Signal:
+    """A phone's network: `cut()` drops the socket and the HTTP, `restore()` brings both back.
+
+    Chromium's offline emulation alone lets a request through now and then once a service worker
+    controls the page, so while the signal is down the routes refuse the server outright too."""
+
+    def __init__(self) -> None:
+        self.up = True
+        self.links: list[WebSocketRoute] = []
+
+    async def install(self, context: BrowserContext) -> None:
+        await context.route_web_socket(SOCKET, self.socket)
+        await context.route(re.compile(r"/api/"), self.request)
+
+    async def socket(self, ws: WebSocketRoute) -> None:
+        if not self.up:
+            await ws.close(code=1001)
+            return
+        ws.connect_to_server()
+        self.links.append(ws)
+
+    async def request(self, route: Route) -> None:
+        if self.up:
+            await route.fallback()
+        else:
+            await route.abort("internetdisconnected")
+
+    async def cut(self, page: Page) -> None:
+        self.up = False
+        for ws in self.links:
+            await ws.close(code=1001)
+        self.links.clear()
+        await page.context.set_offline(True)
+
+    async def restore(self, page: Page) -> None:
+        self.up = True
+        await page.context.set_offline(False)
+
 
 # The `phone` fixture: makes a new Pixel 7 browser context (keyword arguments override).
 Phone = Callable[..., Awaitable[BrowserContext]]

@@ -6,13 +6,14 @@ import re
 from typing import Any
 
 from httpx import AsyncClient
-from playwright.async_api import Page, Request, WebSocketRoute, expect
+from playwright.async_api import Page, Request, expect
 
 from tests.browser.helpers import (
     ALERTS_RECORDER,
     STUN_CARD,
     WOUND_CARD,
     Phone,
+    Signal,
     command,
     events,
     local,
@@ -22,40 +23,12 @@ from tests.browser.helpers import (
     shot,
 )
 
-SOCKET = re.compile(r"/ws/games/")
-
-
-class Signal:
-    """A phone's network: `cut()` drops the socket and the HTTP, `restore()` brings both back."""
-
-    def __init__(self) -> None:
-        self.up = True
-        self.links: list[WebSocketRoute] = []
-
-    async def route(self, ws: WebSocketRoute) -> None:
-        if not self.up:
-            await ws.close(code=1001)
-            return
-        ws.connect_to_server()
-        self.links.append(ws)
-
-    async def cut(self, page: Page) -> None:
-        self.up = False
-        for ws in self.links:
-            await ws.close(code=1001)
-        self.links.clear()
-        await page.context.set_offline(True)
-
-    async def restore(self, page: Page) -> None:
-        self.up = True
-        await page.context.set_offline(False)
-
 
 async def joined(phone: Phone, url: str, live_server: str, *, signal: Signal | None = None) -> Page:
     context = await phone()
     await context.add_init_script(ALERTS_RECORDER)
     if signal:
-        await context.route_web_socket(SOCKET, signal.route)
+        await signal.install(context)
     page = await context.new_page()
     await page.clock.install()  # time flows as usual until a test moves it on
     await page.goto(local(url, live_server))

@@ -2,7 +2,6 @@
 
 import asyncio
 import json
-import re
 from collections.abc import Callable
 from typing import Any
 
@@ -10,9 +9,11 @@ from httpx import AsyncClient
 from playwright.async_api import WebSocketRoute, expect
 
 from tests.browser.helpers import (
+    SOCKET,
     STUN_CARD,
     WOUND_CARD,
     Phone,
+    Signal,
     command,
     events,
     local,
@@ -21,8 +22,6 @@ from tests.browser.helpers import (
     shot,
     watch_errors,
 )
-
-SOCKET = re.compile(r"/ws/games/")
 
 
 def picks_by(found: list[dict[str, Any]], player_id: str) -> list[dict[str, Any]]:
@@ -53,18 +52,9 @@ async def test_pick_made_offline_is_sent_once_when_back(
 ) -> None:
     game = await new_game(api, ["Alice", "Bob"])
     alice, bob = game["players"]["Alice"], game["players"]["Bob"]
-    network = {"up": True}
-    links: list[WebSocketRoute] = []
-
-    async def socket(ws: WebSocketRoute) -> None:
-        if not network["up"]:
-            await ws.close(code=1001)  # no signal: the connection dies at once
-            return
-        ws.connect_to_server()
-        links.append(ws)
-
+    signal = Signal()
     context = await phone()
-    await context.route_web_socket(SOCKET, socket)
+    await signal.install(context)
     page = await context.new_page()
     errors = watch_errors(page)
     await page.goto(local(bob["join_url"], live_server))
@@ -79,10 +69,7 @@ async def test_pick_made_offline_is_sent_once_when_back(
     # The reload below happens offline: the service worker must hold the shell by then.
     await page.wait_for_function("() => navigator.serviceWorker.controller !== null")
 
-    network["up"] = False
-    for ws in links:
-        await ws.close(code=1001)
-    await context.set_offline(True)
+    await signal.cut(page)
     await expect(page.get_by_test_id("connection")).to_have_text("bez signálu")
     await pick(page, STUN_CARD)
     await expect(page.get_by_test_id("outbox-count")).to_have_text("1")
@@ -94,8 +81,7 @@ async def test_pick_made_offline_is_sent_once_when_back(
     await expect(page.get_by_test_id("my-pick")).to_contain_text(STUN_CARD)
     assert picks_by(await events(api, game["gid"], game["org"]), bob["player_id"]) == []
 
-    network["up"] = True
-    await context.set_offline(False)
+    await signal.restore(page)
     await expect(page.get_by_test_id("outbox-count")).to_have_text("0", timeout=15_000)
     await expect(page.get_by_test_id("connection")).to_have_text("spojeno", timeout=15_000)
     assert len(picks_by(await events(api, game["gid"], game["org"]), bob["player_id"])) == 1
