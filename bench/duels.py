@@ -28,15 +28,15 @@ from typing import Any
 
 import httpx
 import orjson
-import websockets
+import uvloop
 
 from bench import profile as sampler
 from bench.live import ROOT, Held, cpu_seconds, memory_kib, new_game, server
+from bench.wsclient import Closed, Link
 
 SETUP_TIMEOUT = 300  # s: creating the games and connecting every phone
 COMMAND_TIMEOUT = 30  # s: a command's ack and both views holding it
 CONNECTING = 50  # phones connecting at once
-CLIENT: dict[str, Any] = {"compression": None, "max_size": 2**22, "ping_interval": None}
 
 
 @dataclass
@@ -73,10 +73,12 @@ class Watcher:
         self.reconnects = 0
         self.closing = False
         self.first = asyncio.Event()
+        self.link: Link | None = None
+        self.reopening: asyncio.Task[None] | None = None
 
     async def open(self) -> None:
-        self.socket = await websockets.connect(self.url + self.resume(), **CLIENT)
-        self.listening = asyncio.create_task(self.listen())
+        self.link = await Link.open(self.url + self.resume(), self.receive)
+        self.link.closed.add_done_callback(lambda _: self.closing or self.reopen())
 
     def resume(self) -> str:
         return ""
@@ -89,28 +91,31 @@ class Watcher:
         """From now on count only what the duels bring."""
         self.bytes = self.messages = 0
 
-    async def listen(self) -> None:
-        while not self.closing:
-            with contextlib.suppress(websockets.ConnectionClosed):
-                while True:
-                    raw = await self.socket.recv(decode=False)
-                    assert isinstance(raw, bytes)
-                    self.bytes += len(raw)
-                    self.messages += 1
-                    if not self.heard(raw):
-                        break
-                    self.first.set()
-            if self.closing:
-                return
-            self.reconnects += 1
-            await self.socket.close()
-            self.socket = await websockets.connect(self.url + self.resume(), **CLIENT)
+    def receive(self, raw: bytes) -> None:
+        self.bytes += len(raw)
+        self.messages += 1
+        if not self.heard(raw):
+            self.reopen()
+        else:
+            self.first.set()
+
+    def reopen(self) -> None:
+        """A new connection (resuming with after=), once: the old one is dropped."""
+        if self.closing or (self.reopening is not None and not self.reopening.done()):
+            return
+        self.reconnects += 1
+        if self.link is not None:
+            self.link.heard = lambda raw: None
+            self.link.abort()
+        self.reopening = asyncio.create_task(self.open())
 
     async def close(self) -> None:
         self.closing = True
-        await self.socket.close()
-        with contextlib.suppress(Exception):
-            await self.listening
+        if self.reopening is not None:
+            with contextlib.suppress(Exception):
+                await self.reopening
+        if self.link is not None:
+            await self.link.close()
 
 
 class Phone(Watcher):
@@ -146,6 +151,10 @@ class Phone(Watcher):
                 future.set_result(message)
         return True
 
+    def reopen(self) -> None:
+        self.drop_acks()
+        super().reopen()
+
     def drop_acks(self) -> None:
         """Acks on a socket being replaced never come: those commands count as refused."""
         for future in self.acks.values():
@@ -158,8 +167,9 @@ class Phone(Watcher):
         self.acks[command_id] = future
         message = {"type": "command", "command_id": command_id, "command": command}
         try:
-            await self.socket.send(orjson.dumps(message).decode())
-        except websockets.ConnectionClosed:
+            assert self.link is not None
+            self.link.send(orjson.dumps(message))
+        except Closed:
             self.acks.pop(command_id, None)
             return {"type": "error", "code": "reconnected"}
         return await future
@@ -322,7 +332,7 @@ def measure(
 ) -> dict[str, Any]:
     own = time.process_time()
     with server(url) as (base, pid):
-        result = asyncio.run(duelling(base, layout, seconds, pid, profile))
+        result = uvloop.run(duelling(base, layout, seconds, pid, profile))
         result["rss_mb"] = memory_kib(pid, "VmHWM") / 1024
         result["cpu"] = cpu_seconds(pid)
     result["own_cpu"] = time.process_time() - own

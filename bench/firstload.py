@@ -71,8 +71,16 @@ class Wire:
 def start(tree: Path, database: Path) -> tuple[subprocess.Popen[bytes], str]:
     port = free_port()
     server = subprocess.Popen(
-        [sys.executable, "-m", "server.cli", "serve", "--port", str(port),
-         "--database-url", f"sqlite:///{database}"],
+        [
+            sys.executable,
+            "-m",
+            "server.cli",
+            "serve",
+            "--port",
+            str(port),
+            "--database-url",
+            f"sqlite:///{database}",
+        ],
         cwd=tree,
         env={**os.environ, "PYTHONPATH": str(tree)},
         stdout=subprocess.DEVNULL,
@@ -99,8 +107,9 @@ def join_link(base: str) -> str:
         auth = {"Authorization": f"Bearer {org}"}
         links = []
         for name in ("Alice", "Bob"):
-            added = api.post(f"/api/games/{gid}/players", json={"name": name, "role": "player"},
-                             headers=auth)
+            added = api.post(
+                f"/api/games/{gid}/players", json={"name": name, "role": "player"}, headers=auth
+            )
             added.raise_for_status()
             links.append(added.json()["join_url"])
         start = {"command_id": str(uuid.uuid4()), "type": "start_game"}
@@ -114,8 +123,9 @@ async def code_shown(page: Page) -> float:
     return shown / 1000
 
 
-async def open_link(browser: Browser, device: dict[str, Any], link: str, **options: Any
-                    ) -> tuple[Page, Wire, float]:
+async def open_link(
+    browser: Browser, device: dict[str, Any], link: str, **options: Any
+) -> tuple[Page, Wire, float]:
     """A fresh phone (empty cache) on slow 3G opens the link: the page, its requests, seconds."""
     context = await browser.new_context(**device, **options)
     wire = Wire()
@@ -147,9 +157,14 @@ async def one_run(browser: Browser, device: dict[str, Any], link: str) -> dict[s
     again = await code_shown(page)
     await page.context.close()
     return {
-        "seconds": seconds, "requests": requests, "bytes": size, "files": files,
-        "with_worker": with_worker, "worker_requests": worker_requests,
-        "worker_bytes": worker_size, "again": again,
+        "seconds": seconds,
+        "requests": requests,
+        "bytes": size,
+        "files": files,
+        "with_worker": with_worker,
+        "worker_requests": worker_requests,
+        "worker_bytes": worker_size,
+        "again": again,
     }
 
 
@@ -157,9 +172,15 @@ async def measure(link: str, runs: int) -> list[dict[str, Any]]:
     async with async_playwright() as pw:
         browser = await pw.chromium.launch(
             executable_path=CHROMIUM,
-            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                  "--disable-component-update", "--disable-sync", "--no-first-run",
-                  "--disable-quic"],
+            args=[
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--no-first-run",
+                "--disable-quic",
+            ],
         )
         try:
             return [await one_run(browser, pw.devices["Pixel 7"], link) for _ in range(runs)]
@@ -188,16 +209,24 @@ def main() -> None:
     def median(key: str) -> float:
         return statistics.median(r[key] for r in results)
 
-    revision = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=args.tree,
-                              capture_output=True, text=True).stdout.strip()
-    print(f"tree {args.tree.resolve()} ({revision}), slow 3G (400 ms, 400/400 kbit/s), "
-          f"median of {args.runs}")
-    print(f"to the player's code   {median('seconds'):6.1f} s   {median('requests'):4.0f} requests"
-          f"  {median('bytes') / 1000:7.1f} kB on the wire   (service worker blocked)")
-    print(f"with the service worker {median('with_worker'):5.1f} s   its own fetches"
-          f" (not throttled): {median('worker_requests'):.0f} requests,"
-          f" {median('worker_bytes') / 1000:.1f} kB")
+    revision = subprocess.run(
+        ["git", "rev-parse", "--short", "HEAD"], cwd=args.tree, capture_output=True, text=True
+    ).stdout.strip()
+    print(
+        f"tree {args.tree.resolve()} ({revision}), slow 3G (400 ms, 400/400 kbit/s), "
+        f"median of {args.runs}"
+    )
+    print(
+        f"to the player's code   {median('seconds'):6.1f} s   {median('requests'):4.0f} requests"
+        f"  {median('bytes') / 1000:7.1f} kB on the wire   (service worker blocked)"
+    )
+    print(
+        f"with the service worker {median('with_worker'):5.1f} s   its own fetches"
+        f" (not throttled): {median('worker_requests'):.0f} requests,"
+        f" {median('worker_bytes') / 1000:.1f} kB"
+    )
     print(f"second visit (reload)  {median('again'):6.1f} s")
+
 
 if __name__ == "__main__":
     main()

@@ -22,8 +22,15 @@ PARTS: list[tuple[str, tuple[str, ...]]] = [
     ("rules", ("server/rules/",)),
     (
         "store",
-        ("server/scribe.py", "server/store.py", "server/backends.py", "sqlite3", "aiosqlite",
-         "sqlalchemy", "asyncpg"),
+        (
+            "server/scribe.py",
+            "server/store.py",
+            "server/backends.py",
+            "sqlite3",
+            "aiosqlite",
+            "sqlalchemy",
+            "asyncpg",
+        ),
     ),
     ("referee", ("server/referee.py", "server/sockets.py", "server/limits.py", "server/api.py")),
     (
@@ -39,9 +46,20 @@ def record(pid: int, seconds: float, out: Path) -> subprocess.Popen[bytes]:
     spy = Path(sys.executable).with_name("py-spy")
     return subprocess.Popen(
         [
-            str(spy), "record", "--pid", str(pid), "--duration", str(max(1, round(seconds))),
-            "--rate", str(RATE), "--format", "raw", "--nonblocking", "--threads",
-            "--output", str(out),
+            str(spy),
+            "record",
+            "--pid",
+            str(pid),
+            "--duration",
+            str(max(1, round(seconds))),
+            "--rate",
+            str(RATE),
+            "--format",
+            "raw",
+            "--nonblocking",
+            "--threads",
+            "--output",
+            str(out),
         ],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,

@@ -1,15 +1,14 @@
 """The tables. The events table is the truth; games, tokens and snapshots are plain tables beside
 it."""
 
-from sqlalchemy import BigInteger, Column, LargeBinary, Text, UniqueConstraint
+from sqlalchemy import BigInteger, Column, LargeBinary, Text
 from sqlmodel import Field, SQLModel
 
 
 class EventRow(SQLModel, table=True):
     __tablename__ = "events"
-    # UNIQUE(game_id, seq) is the key: two writers can never both get the same seq.
-    # UNIQUE(game_id, command_id): a retried command is answered, never applied twice.
-    __table_args__ = (UniqueConstraint("game_id", "command_id", name="uq_events_command"),)
+    # UNIQUE(game_id, seq) is the key: two writers can never both get the same seq, so a command
+    # decided twice on one state (by two servers, or two copies of it) is written once.
 
     game_id: str = Field(primary_key=True, max_length=32)
     seq: int = Field(primary_key=True)

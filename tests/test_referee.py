@@ -68,6 +68,23 @@ async def test_a_conflict_with_another_server_is_decided_again(
     assert (await two.execute(game_id, anna, "c1", Challenge(target=bob.code))).duplicate
 
 
+async def test_a_command_retried_to_a_server_behind_is_written_once(
+    pair: tuple[Referee, Referee],
+) -> None:
+    """The log has no index of command ids: the key (game_id, seq) is what stops a second copy.
+    The server that is behind decides the copy again on its stale state, its write lands on the
+    seq the first copy took, and after reloading it answers with the first copy's seq."""
+    one, two = pair
+    game_id, _, (anna, bob, _) = await setup_game(one)
+    await two.table(game_id)  # in memory on the second server, which then falls behind
+    first = await one.execute(game_id, anna, "c1", Challenge(target=bob.code))
+    again = await two.execute(game_id, anna, "c1", Challenge(target=bob.code))
+    assert (again.seq, again.duplicate) == (first.seq, True)
+    log = await two.store.events(game_id)
+    assert [r.command_id for r in log].count("c1") == 1
+    assert [r.seq for r in log] == list(range(1, first.seq + 1))
+
+
 async def test_a_failed_write_is_refused_and_forgotten(
     pair: tuple[Referee, Referee], monkeypatch: pytest.MonkeyPatch
 ) -> None:

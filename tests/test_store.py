@@ -69,14 +69,6 @@ async def test_batches_of_one_game_chain_in_one_transaction(store: Store) -> Non
     assert [r.seq for r in await store.events("g6")] == [1, 2, 3]
 
 
-async def test_a_retried_command_id_is_refused(store: Store) -> None:
-    await store.append([batch("g8", 0, "a", command_id="same")])
-    with pytest.raises(Conflict):
-        await store.append([batch("g8", 1, "b", command_id="same")])
-    await store.append([batch("g8", 1, "b", command_id="other")])
-    assert [r.command_id for r in await store.events("g8")] == ["same", "other"]
-
-
 async def test_concurrent_appenders_one_wins_each_seq_and_no_gaps(
     store: Store, database_url: str
 ) -> None:
