@@ -3,6 +3,7 @@
 import argparse
 import asyncio
 import errno
+import gc
 import ipaddress
 import os
 import socket
@@ -146,12 +147,23 @@ def main(argv: list[str] | None = None) -> int:
         WorkerServer(config, pipe).run(sockets=[])
         return 0
     assert listener is not None
-    server = uvicorn.Server(config)
-    server.run(sockets=[listener])
+    Server(config).run(sockets=[listener])
     return 0
 
 
-class WorkerServer(uvicorn.Server):
+class Server(uvicorn.Server):
+    """uvicorn, with what is loaded at startup kept out of the garbage collector's way."""
+
+    async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+        await super().startup(sockets=sockets)
+        # The modules, the rules and the app live as long as the process: frozen, they are not
+        # scanned again by each full collection, which otherwise stalled a busy server for
+        # 40 ms a few times a minute (bench.duels: p99 58 -> 32 ms).
+        gc.collect()
+        gc.freeze()
+
+
+class WorkerServer(Server):
     """uvicorn serving the connections the door hands over, instead of accepting its own."""
 
     def __init__(self, config: uvicorn.Config, pipe: socket.socket) -> None:

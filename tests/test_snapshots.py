@@ -30,7 +30,6 @@ from tests.rules.game import Game
 Commands = list[tuple[str | None, list[Event]]]  # each command's id and events, in order
 
 
-
 def played(seed: int, length: int) -> Commands:
     """A random card-duel game of about `length` commands after its opening."""
     game = Game({"stun_s": 1, "escape_immunity_s": 1, "leave_after_s": 1})
