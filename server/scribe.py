@@ -96,9 +96,7 @@ class Scribe:
                 return await self.commit_apart([[item] for item in kept])
             self.fail(kept, Unavailable("the append failed"))
             return False
-        # Told on the next turn of the loop, once the next batch is on its way to the disk: the
-        # writer does not wait for the views of this one.
-        asyncio.get_running_loop().call_soon(self.done, kept)
+        self.done(kept)
         return len(kept) == len(batch)
 
     async def commit_apart(self, groups: list[Batch]) -> bool:
