@@ -17,7 +17,6 @@ from dataclasses import dataclass
 from typing import IO, Any, Protocol
 
 import asyncpg
-import orjson
 from sqlalchemy import BigInteger, LargeBinary, cast, insert, literal, select, text
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.exc import DBAPIError, IntegrityError
@@ -290,45 +289,6 @@ def insert_sql(table: Any) -> str:
     return f"INSERT INTO {table.name} ({names}) VALUES ({', '.join(':' + c for c in columns)})"
 
 
-# SQLite, one step each: the last (seq, hash) of each game of a JSON array of ids, through the
-# key's index, as one text of "game_id\tseq\thash" lines; and the events of a batch, given as
-# one JSON array of rows in EVENTS_COLUMNS order.
-HEADS_SQL = """
-SELECT group_concat((SELECT game_id || char(9) || seq || char(9) || hash FROM events
-                     WHERE game_id = ids.value ORDER BY seq DESC LIMIT 1), char(10))
-FROM json_each(?) AS ids
-"""
-EVENTS_COLUMNS = (
-    "game_id",
-    "seq",
-    "type",
-    "version",
-    "data",
-    "at",
-    "actor",
-    "command_id",
-    "prev_hash",
-    "hash",
-)
-EVENTS_SQL = (
-    f"INSERT INTO events ({', '.join(EVENTS_COLUMNS)}) SELECT "
-    + ", ".join(f"value ->> {n}" for n in range(len(EVENTS_COLUMNS)))
-    + " FROM json_each(?)"
-)
-
-
-def parse_heads(found: str | None) -> dict[str, tuple[int, str]]:
-    heads = {}
-    for line in found.split("\n") if found else ():
-        game_id, seq, digest = line.split("\t")
-        heads[game_id] = (int(seq), digest)
-    return heads
-
-
-def event_rows_json(events: list[dict[str, Any]]) -> str:
-    return orjson.dumps([[row[c] for c in EVENTS_COLUMNS] for row in events]).decode()
-
-
 class SqliteBackend:
     """Plain sqlite3 connections, each in a thread of its own: one thread hop per transaction.
 
@@ -348,7 +308,7 @@ class SqliteBackend:
         self.snapshotter = ThreadPoolExecutor(1, thread_name_prefix="sqlite-snapshots")
         self.local = threading.local()
         self.opened: list[sqlite3.Connection] = []
-        self.sql = {t.name: insert_sql(t) for t in (GAMES, TOKENS)} | {"events": EVENTS_SQL}
+        self.sql = {t.name: insert_sql(t) for t in (GAMES, EVENTS, TOKENS)}
         self.locks: list[IO[str]] = []  # the writers' lock files, one a writing thread
 
     def connection(self) -> sqlite3.Connection:
@@ -384,16 +344,20 @@ class SqliteBackend:
             fcntl.flock(lock, fcntl.LOCK_UN)
 
     def write_locked(self, db: sqlite3.Connection, rows: Rows) -> None:
-        """A few statements, whatever the batch: the module gives up the GIL for every step of
-        a statement and the event loop holds on to it, so a row a step (executemany, a query a
-        game) kept this thread waiting for the GIL longer than the disk took."""
         db.execute("BEGIN IMMEDIATE")
         try:
-            (found,) = db.execute(HEADS_SQL, (orjson.dumps(list(rows.heads)).decode(),)).fetchone()
-            check_and_seal(rows, parse_heads(found))
+            found = {}
+            for game_id in rows.heads:  # each game's last event, through the key's index
+                last = db.execute(
+                    "SELECT seq, hash FROM events WHERE game_id = ? ORDER BY seq DESC LIMIT 1",
+                    (game_id,),
+                ).fetchone()
+                if last is not None:
+                    found[game_id] = (last[0], last[1])
+            check_and_seal(rows, found)
             if rows.games:
                 db.executemany(self.sql["games"], rows.games)
-            db.execute(self.sql["events"], (event_rows_json(rows.events),))
+            db.executemany(self.sql["events"], rows.events)
             if rows.tokens:
                 db.executemany(self.sql["tokens"], rows.tokens)
             db.execute("COMMIT")
@@ -406,8 +370,7 @@ class SqliteBackend:
             await asyncio.get_running_loop().run_in_executor(self.writer, self.write_now, rows)
         except sqlite3.IntegrityError as error:
             raise Conflict(str(error)) from error
-        # A surrogate, an integer beyond 64 bits:
-        except (sqlite3.DataError, orjson.JSONEncodeError, ValueError, OverflowError) as error:
+        except (sqlite3.DataError, ValueError, OverflowError) as error:  # a surrogate, a big int
             raise Unstorable(str(error)) from error
         except (sqlite3.Error, OSError) as error:
             raise Unavailable(str(error)) from error
