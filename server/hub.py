@@ -13,7 +13,8 @@ they are dropped, and it gets one whole view when it reads again.
 """
 
 import asyncio
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import orjson
@@ -48,6 +49,8 @@ class Screen:
         "close",
         "closed",
         "cut_off",
+        "held",
+        "hub",
         "member",
         "outbox",
         "patches",
@@ -65,12 +68,14 @@ class Screen:
         member: Member,
         send: Callable[[str], Awaitable[None]],
         close: Callable[[], Awaitable[None]] | None = None,
-        write: Callable[[str], bool] | None = None,
+        write: Callable[[list[str]], bool] | None = None,
     ) -> None:
         self.member = member
         self.send = send
         self.close = close
-        self.write = write  # a message out now if the socket takes it (else it is queued)
+        self.write = write  # messages out now, in one write, if the socket takes them
+        self.hub: Hub | None = None
+        self.held: list[str] | None = None  # delivered while the hub is corked, to go together
         self.audience: Audience | None = None
         self.private: Json = {}
         self.seq = 0  # the seq of the view the phone holds once everything queued is sent
@@ -84,7 +89,11 @@ class Screen:
 
     def deliver(self, message: str) -> bool:
         """Write a message at once when nothing waits before it and the socket takes it (True);
-        else queue it for the pump."""
+        else queue it for the pump. While the hub is corked it is held, and written with the
+        others of this screen when the hub uncorks."""
+        if self.held is not None:
+            self.held.append(message)
+            return True
         if (
             self.write is None
             or self.waiter is None  # the pump is sending, or not started
@@ -92,12 +101,26 @@ class Screen:
             or self.outbox
             or self.resync
             or self.closed
-            or not self.write(message)
         ):
             self.outbox.append(message)
             self.wake()
             return False
+        if self.hub is not None and self.hub.held is not None:
+            self.held = [message]
+            self.hub.held.append(self)
+            return True
+        if not self.write([message]):
+            self.outbox.append(message)
+            self.wake()
+            return False
         return True
+
+    def release(self) -> None:
+        """Write what was held, in one write; if the socket does not take it, to the pump."""
+        held, self.held = self.held or [], None
+        if self.write is None or self.closed or not self.write(held):
+            self.outbox.extend(held)
+            self.wake()
 
     def wake(self) -> None:
         """Something is queued, or the screen closed: the pump goes round."""
@@ -186,6 +209,22 @@ class Screen:
 class Hub:
     def __init__(self) -> None:
         self.audiences: dict[str, dict[str, Audience]] = {}  # game -> audience key -> audience
+        self.held: list[Screen] | None = None  # corked: the screens holding messages
+
+    @contextmanager
+    def corked(self) -> Iterator[None]:
+        """What the screens are delivered meanwhile goes out at the end, one write a screen
+        (a patch and the ack of the command it shows: one system call, one packet)."""
+        if self.held is not None:
+            yield
+            return
+        self.held = []
+        try:
+            yield
+        finally:
+            screens, self.held = self.held, None
+            for screen in screens:
+                screen.release()
 
     def join(
         self,
@@ -208,6 +247,7 @@ class Hub:
             self.refresh(audience, sight, state, seq, set(), now)
         audience.screens.setdefault(screen.member.player_id, set()).add(screen)
         screen.audience = audience
+        screen.hub = self
         screen.private = sight.private(state, screen.member, now)
         screen.seq = seq
 

@@ -11,7 +11,7 @@ import asyncio
 import gc
 import secrets
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from typing import Any
@@ -35,6 +35,11 @@ SWEEP_S = 60.0
 FRESH_S = 2.0  # how long a resume waits for a write of this server's to land
 
 
+# Told the seq of a command's write as soon as it is on disk, with its views: a socket acks it in
+# the same write as its patch, without waiting for its coroutine to be resumed.
+Told = Callable[[int], None]
+
+
 @dataclass
 class Table:
     """One game in memory."""
@@ -49,7 +54,8 @@ class Table:
     answers: dict[str, int] = field(default_factory=dict)  # command_id -> seq of its last event
     inflight: dict[str, asyncio.Future[int]] = field(default_factory=dict)
     # seq -> the state, and the members whose views it changed, not yet on disk
-    waiting: dict[int, tuple[Any, set[str] | None]] = field(default_factory=dict)
+    # seq -> (state, members touched, told of the write) of the decided writes not yet on disk
+    waiting: dict[int, tuple[Any, set[str] | None, Told | None]] = field(default_factory=dict)
     used: float = field(default_factory=time.monotonic)  # last asked for
     writing: asyncio.Future[None] | None = None  # the last write sent to the scribe
     snapshot_seq: int = 0  # the seq of the game's latest snapshot (taken, if not yet written)
@@ -251,7 +257,12 @@ class Referee:
         return table, table.member(owner[1])
 
     async def execute(
-        self, game_id: str, actor: Member, command_id: str | None, command: Command
+        self,
+        game_id: str,
+        actor: Member,
+        command_id: str | None,
+        command: Command,
+        told: Told | None = None,
     ) -> Answer:
         """Decide and write a command; a retried command id gets the first answer."""
         if actor.role not in type(command).roles:
@@ -271,7 +282,7 @@ class Referee:
                             del self.tables[game_id]
                         continue
             try:
-                return await self.decide_and_write(table, actor, command_id, command)
+                return await self.decide_and_write(table, actor, command_id, command, told)
             except Conflict:
                 # Another server wrote to this game: forget it, reload from the log, decide again.
                 if self.tables.get(game_id) is table:
@@ -279,7 +290,12 @@ class Referee:
         raise RuleError("unavailable", "the game is too busy; try again")
 
     async def decide_and_write(
-        self, table: Table, actor: Member, command_id: str | None, command: Command
+        self,
+        table: Table,
+        actor: Member,
+        command_id: str | None,
+        command: Command,
+        told: Told | None = None,
     ) -> Answer:
         now = now_ms()
         ctx = Context(now=now, actor=actor, seq=table.seq + 1, seed=table.seed)
@@ -297,7 +313,7 @@ class Referee:
         for event in events:
             table.state = table.ruleset.evolve(table.state, event)
         table.seq += len(events)
-        table.waiting[table.seq] = (table.state, touched)
+        table.waiting[table.seq] = (table.state, touched, told)
         seq = table.seq
         future: asyncio.Future[int] = asyncio.get_running_loop().create_future()
         if command_id is not None:
@@ -321,6 +337,7 @@ class Referee:
         """Events are on disk: remember the answers, and show the new states."""
         shown: dict[str, Table] = {}
         touched: dict[str, set[str] | None] = {}  # None: anybody's view may have changed
+        tell: list[tuple[Told, int]] = []
         for append in appends:
             table = self.tables.get(append.game_id)
             if table is None:
@@ -330,7 +347,9 @@ class Referee:
             if waiting is None:
                 touched[table.game_id] = None
                 continue
-            state, members = waiting
+            state, members, told = waiting
+            if told is not None:
+                tell.append((told, seq))
             table.committed_state, table.committed_seq = state, seq
             if append.command_id is not None:
                 table.answers[append.command_id] = seq
@@ -339,14 +358,18 @@ class Referee:
             known = touched.setdefault(table.game_id, set())
             if known is not None:
                 touched[table.game_id] = None if members is None else known | members
+        with self.hub.corked():  # each screen's patches and acks go out in one write
+            for table in shown.values():
+                self.hub.publish(
+                    table.game_id,
+                    table.ruleset,
+                    table.committed_state,
+                    table.committed_seq,
+                    touched[table.game_id],
+                )
+            for told, seq in tell:  # after the views: no ack comes before what it shows
+                told(seq)
         for table in shown.values():
-            self.hub.publish(
-                table.game_id,
-                table.ruleset,
-                table.committed_state,
-                table.committed_seq,
-                touched[table.game_id],
-            )
             self.snapshot_if_due(table)
 
 

@@ -8,6 +8,7 @@ whatever happens: a socket that failed half-way must not stay in the game's audi
 import asyncio
 import contextlib
 import logging
+from collections.abc import Callable
 from typing import Any
 
 from starlette.datastructures import Headers
@@ -109,7 +110,9 @@ async def play(
             message = await websocket.receive()
             if message["type"] == "websocket.disconnect":
                 break
-            screen.post(await answer(referee, limited, table.game_id, member, message))
+            reply = await answer(referee, limited, table.game_id, member, message, screen.post)
+            if reply is not None:
+                screen.post(reply)
     except WebSocketDisconnect:
         pass
     finally:
@@ -163,9 +166,23 @@ async def refuse(websocket: WebSocket, error: RuleError) -> None:
 
 
 async def answer(
-    referee: Referee, limited: Limited, game_id: str, member: Member, message: Any
-) -> Json:
+    referee: Referee,
+    limited: Limited,
+    game_id: str,
+    member: Member,
+    message: Any,
+    post: Callable[[Json], None],
+) -> Json | None:
+    """The reply to a message; None when it was posted already (the ack of a command written
+    now goes out with the patches of that write)."""
     command_id = None
+    acked = False
+
+    def told(seq: int) -> None:
+        nonlocal acked
+        acked = True
+        post({"type": "ack", "command_id": command_id, "seq": seq, "duplicate": False})
+
     try:
         text = message.get("text")
         if text is None:
@@ -191,12 +208,14 @@ async def answer(
         command_id, command = parse_command(
             table.ruleset, {**body["command"], "command_id": body.get("command_id")}
         )
-        result = await referee.execute(game_id, member, command_id, command)
+        result = await referee.execute(game_id, member, command_id, command, told)
     except RuleError as error:
         return refusal(command_id, error)
     except Exception:  # a bug: the socket and the others on it go on, as HTTP answers 500
         logger.exception("a WebSocket message failed")
         return error_message(command_id, "internal", "the server failed; the error is logged")
+    if acked:
+        return None
     return {
         "type": "ack",
         "command_id": command_id,

@@ -114,9 +114,9 @@ async def test_an_idle_screen_writes_at_once_and_a_full_socket_queues_in_order()
     hub, got = Hub(), []
     takes = True  # the socket's transport takes more
 
-    def write(text: str) -> bool:
+    def write(texts: list[str]) -> bool:
         if takes:
-            got.append(("written", orjson.loads(text)))
+            got.extend(("written", orjson.loads(text)) for text in texts)
         return takes
 
     async def send(text: str) -> None:
@@ -148,6 +148,44 @@ async def test_an_idle_screen_writes_at_once_and_a_full_socket_queues_in_order()
             held, seq = apply(held, message["patch"]), message["seq"]
     assert [m["type"] for _, m in got] == ["view", "patch", "patch", "ack", "patch"]
     assert bare(held) == bare(game.view(anna))
+    screen.closed = True
+    screen.wake()
+    await pump
+
+
+async def test_while_corked_a_screen_gets_its_patch_and_its_ack_in_one_write() -> None:
+    game = Game()
+    anna = game.add("Anna")
+    hub, writes, sent = Hub(), list[list[str]](), list[str]()
+    takes = True
+
+    def write(texts: list[str]) -> bool:
+        if takes:
+            writes.append(texts)
+        return takes
+
+    async def send(text: str) -> None:
+        sent.append(text)
+
+    screen = Screen(anna, send, write=write)
+    hub.join("g", RULESET, game.state, len(game.log), screen)
+    pump = asyncio.create_task(screen.pump())
+    await asyncio.sleep(0)  # the pump waits: the next messages may be written at once
+    with hub.corked():
+        granted(hub, game, anna.player_id, 0)
+        screen.post({"type": "ack", "command_id": "x", "seq": len(game.log)})
+        assert writes == []  # held until the hub uncorks
+    assert [[orjson.loads(t)["type"] for t in texts] for texts in writes] == [["patch", "ack"]]
+    takes = False  # refused at the uncork: both go to the pump, in order
+    with hub.corked():
+        granted(hub, game, anna.player_id, 1)
+        screen.post({"type": "ack", "command_id": "y", "seq": len(game.log)})
+    for _ in range(100):
+        if len(sent) == 2:
+            break
+        await asyncio.sleep(0.01)
+    assert [orjson.loads(t)["type"] for t in sent] == ["patch", "ack"]
+    assert len(writes) == 1
     screen.closed = True
     screen.wake()
     await pump
