@@ -134,24 +134,25 @@ class Ruleset(Generic[S]):
 
 def mentioned(state: HasRoster, events: list[Event]) -> set[str]:
     """The members named anywhere in the events' data (as a value or a key)."""
-    members = state.roster.members
     found: set[str] = set()
-
-    def scan(value: Any) -> None:
-        if isinstance(value, str):
-            if value in members:
-                found.add(value)
-        elif isinstance(value, dict):
-            for key, item in value.items():
-                scan(key)
-                scan(item)
-        elif isinstance(value, list):
-            for item in value:
-                scan(item)
-
     for event in events:
-        scan(event.data)
+        scan(event.data, state.roster.members, found)
     return found
+
+
+def scan(value: Any, members: Mapping[str, Any], found: set[str]) -> None:
+    """Add to `found` the members named in a value. (A function of its own: nested, it would
+    refer to itself and make a reference cycle on every command for the collector to find.)"""
+    if isinstance(value, str):
+        if value in members:
+            found.add(value)
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            scan(key, members, found)
+            scan(item, members, found)
+    elif isinstance(value, list):
+        for item in value:
+            scan(item, members, found)
 
 
 _KEEP: Any = object()
