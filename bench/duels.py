@@ -286,6 +286,7 @@ async def duelling(
     # collections, whose pauses would count against the server's latency.
     gc.collect()
     gc.freeze()
+    gc.set_threshold(50_000, 10, 10)  # as bijse serve does: the messages die young
     for each in [*phones, *watchers]:
         each.count()
     latencies: list[float] = []
