@@ -31,7 +31,7 @@ import orjson
 import uvloop
 
 from bench import profile as sampler
-from bench.live import ROOT, Held, cpu_seconds, memory_kib, new_game, server
+from bench.live import ROOT, Held, cpu_seconds, family, memory_kib, new_game, server
 from bench.wsclient import Closed, Link
 
 SETUP_TIMEOUT = 300  # s: creating the games and connecting every phone
@@ -291,7 +291,7 @@ async def duelling(
         each.count()
     latencies: list[float] = []
     counts = {"commands": 0, "duels": 0, "refused": 0}
-    spy = None if profile is None else sampler.record(pid, seconds, profile)
+    spies = [] if profile is None else sampler.record(family(pid), seconds, profile)
     start, server_cpu, own_cpu = time.perf_counter(), cpu_seconds(pid), time.process_time()
     until = start + seconds
     pairs = [(phones[i], phones[i + 1]) for i in range(0, len(phones) - 1, 2)]
@@ -299,7 +299,7 @@ async def duelling(
         await asyncio.gather(*(duel_pair(a, b, until, latencies, counts) for a, b in pairs))
     elapsed = time.perf_counter() - start
     cores = (cpu_seconds(pid) - server_cpu) / elapsed, (time.process_time() - own_cpu) / elapsed
-    if spy is not None:
+    for spy in spies:
         spy.wait(timeout=60)
     heard = [(w.bytes, w.messages) for w in watchers]
     duellists = sum(p.bytes for p in phones), sum(p.messages for p in phones)
@@ -433,7 +433,7 @@ def main() -> None:
             spied = folder / f"profile{n}.txt" if args.profile else None
             results.append(measure(layout, args.seconds, url, spied))
             report(layout, results[-1], url)
-            if spied is not None and spied.exists():
+            if spied is not None:
                 sampler.show(spied, results[-1]["elapsed"], results[-1]["commands"])
             print()
         if args.compare:

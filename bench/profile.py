@@ -5,8 +5,11 @@ A sample is put where its innermost frame of a known part is: the socket framing
 and websockets' protocol, Starlette's WebSocket), JSON (parsing and checking bodies; orjson
 itself is C, so its time shows in the Python line that calls it), the rules (decide/evolve),
 the views (the hub, patches, the rulesets' views), the store (the scribe, SQL, the database
-driver and its thread), the referee (the command pipeline), and the event loop itself. Time
-the process was not on a core at all is "waiting" (from the samples missing for the window).
+driver and its thread), the referee (the command pipeline), and the event loop itself.
+Under `--workers N` the door and every worker are sampled and summed. py-spy counts a thread
+blocked in a system call it does not know as idle (the disk's flush, the writers' lock, a pool
+thread waiting for work) as running: those samples go to their part, so the parts add up to
+more than the cores the process really used (which bench.duels prints beside them).
 """
 
 import subprocess
@@ -41,29 +44,23 @@ PARTS: list[tuple[str, tuple[str, ...]]] = [
 ]
 
 
-def record(pid: int, seconds: float, out: Path) -> subprocess.Popen[bytes]:
-    """Start sampling `pid` for `seconds` into `out` (collapsed stacks)."""
+def record(pids: list[int], seconds: float, out: Path) -> list[subprocess.Popen[bytes]]:
+    """Start sampling each process (the one server, or the door and its workers) for `seconds`
+    into `out`.<pid> (collapsed stacks)."""
     spy = Path(sys.executable).with_name("py-spy")
-    return subprocess.Popen(
-        [
-            str(spy),
-            "record",
-            "--pid",
-            str(pid),
-            "--duration",
-            str(max(1, round(seconds))),
-            "--rate",
-            str(RATE),
-            "--format",
-            "raw",
-            "--nonblocking",
-            "--threads",
-            "--output",
-            str(out),
-        ],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
+    duration = str(max(1, round(seconds)))
+    return [
+        subprocess.Popen(
+            [
+                *(str(spy), "record", "--pid", str(pid), "--duration", duration),
+                *("--rate", str(RATE), "--format", "raw", "--nonblocking", "--threads"),
+                *("--output", f"{out}.{pid}"),
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        for pid in pids
+    ]
 
 
 def part(stack: str) -> tuple[str, str]:
@@ -77,10 +74,16 @@ def part(stack: str) -> tuple[str, str]:
 
 
 def split(path: Path) -> tuple[Counter[str], dict[str, Counter[str]], int]:
-    """Samples by part, by frame within each part, and the samples in all."""
+    """Samples by part, by frame within each part, and the samples in all (of every process
+    sampled into `path`.<pid>)."""
     parts: Counter[str] = Counter()
     frames: dict[str, Counter[str]] = {}
-    for line in path.read_text().splitlines():
+    lines = [
+        line
+        for each in path.parent.glob(f"{path.name}.*")
+        for line in each.read_text().splitlines()
+    ]
+    for line in lines:
         stack, _, count = line.rpartition(" ")
         if stack and count.isdigit():
             name, frame = part(stack)
@@ -93,7 +96,10 @@ def show(path: Path, seconds: float, commands: int) -> None:
     """Print the split: share of one core, and microseconds of CPU per command."""
     parts, frames, total = split(path)
     window = RATE * seconds
-    print(f"CPU split of the server over {seconds:.0f} s ({total} samples at {RATE}/s):")
+    print(
+        f"CPU split of the server (all its processes) over {seconds:.0f} s "
+        f"({total} samples at {RATE}/s):"
+    )
     for name, count in parts.most_common():
         top = ", ".join(f"{f} {n / count:.0%}" for f, n in frames[name].most_common(3))
         print(
