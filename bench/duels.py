@@ -282,11 +282,11 @@ async def duelling(
     async with asyncio.timeout(SETUP_TIMEOUT):
         phones, watchers = await seated(base, layout)
     await asyncio.sleep(0.5)  # the last first views are out
-    # The phones' views and the harness live to the end: kept out of this process's full
-    # collections, whose pauses would count against the server's latency.
+    # The load generator's own collections would count against the server's latency: what lives
+    # to the end is frozen, and nothing is collected while the duels are measured.
     gc.collect()
     gc.freeze()
-    gc.set_threshold(50_000, 10, 10)  # as bijse serve does: the messages die young
+    gc.disable()
     for each in [*phones, *watchers]:
         each.count()
     latencies: list[float] = []
@@ -298,6 +298,7 @@ async def duelling(
     async with asyncio.timeout(seconds + 2 * COMMAND_TIMEOUT):
         await asyncio.gather(*(duel_pair(a, b, until, latencies, counts) for a, b in pairs))
     elapsed = time.perf_counter() - start
+    gc.enable()
     cores = (cpu_seconds(pid) - server_cpu) / elapsed, (time.process_time() - own_cpu) / elapsed
     for spy in spies:
         spy.wait(timeout=60)
