@@ -30,8 +30,8 @@ import httpx
 from playwright.async_api import Browser, Page, Request, async_playwright
 
 from bench.live import ROOT, free_port
+from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS
 
-CHROMIUM = os.environ.get("BIJSE_CHROMIUM", "/usr/lib/chromium/chromium")
 SLOW_3G = {
     "offline": False,
     "latency": 400,
@@ -171,16 +171,8 @@ async def one_run(browser: Browser, device: dict[str, Any], link: str) -> dict[s
 async def measure(link: str, runs: int) -> list[dict[str, Any]]:
     async with async_playwright() as pw:
         browser = await pw.chromium.launch(
-            executable_path=CHROMIUM,
-            args=[
-                "--no-sandbox",
-                "--disable-gpu",
-                "--disable-background-networking",
-                "--disable-component-update",
-                "--disable-sync",
-                "--no-first-run",
-                "--disable-quic",
-            ],
+            executable_path=str(CHROMIUM),
+            args=CHROMIUM_ARGS,
         )
         try:
             return [await one_run(browser, pw.devices["Pixel 7"], link) for _ in range(runs)]
