@@ -4,9 +4,12 @@ log or the code is ignored; what follows a snapshot is never lost."""
 import asyncio
 import dataclasses
 import itertools
+import pickle
 import random
+import zlib
 from typing import Any
 
+import orjson
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -23,7 +26,7 @@ from server.rules.card_duel.commands import Challenge, GrantItem, Pick
 from server.rules.card_duel.state import CardDuel
 from server.rules.core import Event, RuleError, fold
 from server.rules.roster import AddPlayer, StartGame
-from server.snapshots import fingerprint, pack, shape
+from server.snapshots import fingerprint, pack, shape, unpack
 from server.store import Append, Snapshot, Store
 from tests.rules.game import Game
 
@@ -82,7 +85,7 @@ def answers_of(commands: Commands, upto: int) -> dict[str, int]:
 
 async def snapshot_at(store: Store, game_id: str, commands: Commands, seq: int) -> None:
     state = fold(RULESET, log_of(commands)[:seq])
-    packed = pack(state, answers_of(commands, seq))
+    packed = pack(state, orjson.dumps(answers_of(commands, seq)))
     await store.save_snapshot(game_id, Snapshot(seq, "", shape(RULESET), packed), 1)
 
 
@@ -227,3 +230,11 @@ async def test_after_a_restart_from_a_snapshot_retries_are_answered_and_nothing_
     finally:
         await two.stop()
         await two.store.close()
+
+
+def test_a_snapshot_written_before_the_answers_were_json_is_still_read() -> None:
+    """Snapshots of the last version pickled the answers as a dict."""
+    state = RULESET.initial_state({})
+    older = zlib.compress(pickle.dumps((state, {"c1": 3, "c2": 7})), 1)
+    assert unpack(older) == (state, {"c1": 3, "c2": 7})
+    assert unpack(pack(state, orjson.dumps({"c1": 3})))[1] == {"c1": 3}
