@@ -137,8 +137,7 @@ class Phone(Watcher):
         kind = message["type"]
         if kind in ("view", "patch"):
             if not self.held.take(message):
-                self.drop_acks()
-                return False
+                return False  # reopen() drops the acks of this socket
             still = []
             for seq, held in self.waiting:
                 if seq <= self.held.seq:

@@ -181,7 +181,7 @@ async def answer(
     def told(seq: int) -> None:
         nonlocal acked
         acked = True
-        post({"type": "ack", "command_id": command_id, "seq": seq, "duplicate": False})
+        post(ack(command_id, seq, duplicate=False))
 
     try:
         text = message.get("text")
@@ -214,14 +214,11 @@ async def answer(
     except Exception:  # a bug: the socket and the others on it go on, as HTTP answers 500
         logger.exception("a WebSocket message failed")
         return error_message(command_id, "internal", "the server failed; the error is logged")
-    if acked:
-        return None
-    return {
-        "type": "ack",
-        "command_id": command_id,
-        "seq": result.seq,
-        "duplicate": result.duplicate,
-    }
+    return None if acked else ack(command_id, result.seq, result.duplicate)
+
+
+def ack(command_id: str | None, seq: int, duplicate: bool) -> Json:
+    return {"type": "ack", "command_id": command_id, "seq": seq, "duplicate": duplicate}
 
 
 def error_message(command_id: str | None, code: str, message: str) -> Json:
