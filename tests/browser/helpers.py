@@ -1,5 +1,6 @@
 """Helpers of the browser tests: screenshots, games set up over HTTP, the event log."""
 
+import asyncio
 import re
 import uuid
 from collections.abc import Awaitable, Callable
@@ -37,6 +38,30 @@ AudioContext.prototype.createOscillator = function () {
 """
 
 SOCKET = re.compile(r"/ws/games/")
+
+# True once a service worker controls the page and its cache holds every file of the app the page
+# has loaded (the shell, and a ruleset's screens kept after the page loaded them): only then does a
+# reload with no signal open the game. Waiting for the controller alone races the keeping.
+KEPT_OFFLINE = """async () => {
+  if (!navigator.serviceWorker.controller) return false;
+  const [name, ...others] = await caches.keys();
+  if (!name || others.length) return false;
+  const cache = await caches.open(name);
+  const files = performance.getEntriesByType("resource").map((entry) => entry.name)
+    .filter((url) => new URL(url).pathname.includes("/v/"));
+  const kept = await Promise.all(files.map((url) => cache.match(url, { ignoreSearch: true })));
+  return files.length > 0 && kept.every(Boolean);
+}"""
+
+
+async def kept_offline(page: Page, timeout: float = 15) -> None:
+    """Wait until a reload with no signal would open the app from the service worker's cache."""
+    # A poll from here: wait_for_function takes the promise an async predicate returns as truthy.
+    for _ in range(int(timeout / 0.1)):
+        if await page.evaluate(KEPT_OFFLINE):
+            return
+        await asyncio.sleep(0.1)
+    raise AssertionError("the service worker did not keep the app for offline use in time")
 
 
 class Signal:

@@ -25,6 +25,7 @@ from tests.browser.helpers import (
     Phone,
     challenge_on_phone,
     events,
+    kept_offline,
     new_game,
     pick,
     server_view,
@@ -126,6 +127,7 @@ async def test_phones_duel_over_https_through_the_field_proxy(
         async def dead(ws: WebSocketRoute) -> None:
             await ws.close(code=1001)
 
+        await kept_offline(b)
         await context.route_web_socket(re.compile(r"/ws/games/"), dead)
         await context.set_offline(True)
         await b.reload()
@@ -167,9 +169,13 @@ async def test_plain_http_on_a_lan_name_shows_the_banner_and_the_console_warns(
         async with httpx.AsyncClient(base_url=field["server"], headers=field["admin"]) as field_api:
             there = await new_game(field_api, [])
         proxied = await (await make(base_url=field["https"])).new_page()
-        await proxied.goto(f"{field['https']}/#/join/{there['gid']}/{there['org']}")
-        await expect(proxied.get_by_test_id("game-status")).to_be_visible()
-        await proxied.wait_for_function("() => fetch('/api/join-origin').then((r) => r.ok)")
+        async with proxied.expect_response(lambda r: "/api/join-origin" in r.url) as asked:
+            await proxied.goto(f"{field['https']}/#/join/{there['gid']}/{there['org']}")
+            await expect(proxied.get_by_test_id("game-status")).to_be_visible()
+        answer = await asked.value
+        assert answer.ok and (await answer.json())["join_origin"] == field["https"]
+        await answer.finished()
+        await proxied.evaluate("() => new Promise(requestAnimationFrame)")  # the page has drawn it
         await expect(proxied.get_by_test_id("invite-address-warning")).to_have_count(0)
 
 

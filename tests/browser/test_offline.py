@@ -16,6 +16,7 @@ from tests.browser.helpers import (
     Signal,
     command,
     events,
+    kept_offline,
     local,
     new_game,
     pick,
@@ -66,8 +67,8 @@ async def test_pick_made_offline_is_sent_once_when_back(
         {"type": "challenge", "target": bob["code"], "ranged": False},
     )
     await expect(page.get_by_test_id("duel")).to_be_visible()
-    # The reload below happens offline: the service worker must hold the shell by then.
-    await page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+    # The reload below happens offline: the service worker must hold the app by then.
+    await kept_offline(page)
 
     await signal.cut(page)
     await expect(page.get_by_test_id("connection")).to_have_text("bez signálu")
