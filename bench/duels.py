@@ -374,6 +374,11 @@ def report(layout: Layout, result: dict[str, Any], url: str) -> None:
         f"cores in use      server {result['server_cores']:.2f}, "
         f"load generator {result['own_cores']:.2f} (while measured)"
     )
+    per = 1e6 / max(result["commands_per_s"], 1)
+    print(
+        f"CPU a command     server {result['server_cores'] * per:.0f} µs, "
+        f"load generator {result['own_cores'] * per:.0f} µs"
+    )
 
 
 def compare(apart: dict[str, Any], together: dict[str, Any]) -> None:

@@ -310,6 +310,8 @@ class SqliteBackend:
         self.opened: list[sqlite3.Connection] = []
         self.sql = {t.name: insert_sql(t) for t in (GAMES, EVENTS, TOKENS)}
         self.locks: list[IO[str]] = []  # the writers' lock files, one a writing thread
+        # The writer's alone: each game's last event as this process wrote it (seq, hash).
+        self.heads: dict[str, tuple[int, str]] = {}
 
     def connection(self) -> sqlite3.Connection:
         """This thread's connection."""
@@ -347,8 +349,14 @@ class SqliteBackend:
         db.execute("BEGIN IMMEDIATE")
         try:
             found = {}
-            for game_id in rows.heads:  # each game's last event, through the key's index
-                last = db.execute(
+            for game_id, expected in rows.heads.items():
+                known = self.heads.get(game_id)
+                if known is not None and known[0] == expected:
+                    # Where this process's last write left the game: had another process written
+                    # to it since, the insert below would collide with its event on the key.
+                    found[game_id] = known
+                    continue
+                last = db.execute(  # the game's last event, through the key's index
                     "SELECT seq, hash FROM events WHERE game_id = ? ORDER BY seq DESC LIMIT 1",
                     (game_id,),
                 ).fetchone()
@@ -364,6 +372,8 @@ class SqliteBackend:
         except BaseException:
             db.execute("ROLLBACK")
             raise
+        for row in rows.events:
+            self.heads[row["game_id"]] = (row["seq"], row["hash"])
 
     async def write(self, rows: Rows) -> None:
         try:

@@ -14,20 +14,26 @@ _MISSING: Any = object()
 def diff(old: Json, new: Json) -> Json:
     """The merge patch that turns `old` into `new` (empty when they are the same)."""
     patch: Json = {}
+    kept = 0  # the keys of `new` that `old` has too: all of old's, unless some went
     for key, value in new.items():
         before = old.get(key, _MISSING)
+        if before is not _MISSING:
+            kept += 1
+            if value is before:  # the same object (a part a view shares): nothing changed
+                continue
         if value is None:
             if before is not _MISSING and before is not None:
                 patch[key] = None
-        elif isinstance(value, dict) and isinstance(before, dict):
+        elif type(value) is dict and type(before) is dict:  # views hold plain dicts only
             inner = diff(before, value)
             if inner:
                 patch[key] = inner
         elif before is _MISSING or before != value:
             patch[key] = value
-    for key, before in old.items():
-        if key not in new and before is not None:
-            patch[key] = None
+    if kept < len(old):
+        for key, before in old.items():
+            if key not in new and before is not None:
+                patch[key] = None
     return patch
 
 

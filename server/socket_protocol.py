@@ -12,6 +12,7 @@ import logging
 from typing import Any
 
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+from websockets.protocol import State
 
 
 class Mailbox:
@@ -145,10 +146,26 @@ class LeanWebSocketProtocol(WebSocketsSansIOProtocol):
             or self.transport.is_closing()
         ):
             return False
+        conn = self.conn
+        if conn.state is not State.OPEN or conn.extensions or conn.expect_continuation_frame:
+            return False
+        parts = conn.data_to_send()  # anything websockets queued (a pong) goes first
         for text in texts:
-            self.conn.send_text(text.encode())
-        self.transport.write(b"".join(self.conn.data_to_send()))
+            data = text.encode()
+            parts.append(text_frame_header(len(data)))
+            parts.append(data)
+        self.transport.write(b"".join(parts))
         return True
+
+
+def text_frame_header(size: int) -> bytes:
+    """The header of an unmasked, final text frame of `size` bytes (RFC 6455 5.2), as
+    websockets writes it: framed here, a message skips building a Frame object to serialize."""
+    if size < 126:
+        return bytes((0x81, size))
+    if size < 0x10000:
+        return b"\x81\x7e" + size.to_bytes(2, "big")
+    return b"\x81\x7f" + size.to_bytes(8, "big")
 
 
 # How every socket is run, by `bijse serve` and by the tests' servers alike. No

@@ -27,7 +27,7 @@ from server.wire import (
     MAX_BODY,
     MAX_SEQ,
     load_json,
-    no_controls,
+    no_controls_in,
     parse_command,
     parse_json,
     plausible_token,
@@ -195,7 +195,7 @@ async def answer(
             return {"type": "pong", "server_time": iso(now_ms())}
         if isinstance(body.get("command_id"), str) and not CONTROL.search(body["command_id"]):
             command_id = body["command_id"]  # named in any error from here on
-        no_controls(body)
+        no_controls_in(text, body)
         if kind != "command":
             raise RuleError("invalid", f"type: unknown message {kind!r}; send command or ping")
         unknown = set(body) - {"type", "command_id", "command"}

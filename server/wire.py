@@ -70,10 +70,24 @@ def no_controls(value: Any, where: str = "") -> None:
             no_controls(item, f"{where}.{n}" if where else str(n))
 
 
+# JSON holds no raw C0 control character in a string: a decoded string can hold a control
+# character only where its text has an escape (a backslash) or a raw DEL or C1 character.
+MAYBE_CONTROL = re.compile(r"[\\\x7f-\x9f]")
+MAYBE_CONTROL_UTF8 = re.compile(rb"[\\\x7f]|\xc2[\x80-\x9f]")
+
+
+def no_controls_in(raw: bytes | str, body: Json) -> None:
+    """`no_controls(body)`, where `body` was read from `raw`: not walked when the text shows
+    that no string of it can hold one (a command, almost always)."""
+    maybe = MAYBE_CONTROL.search(raw) if isinstance(raw, str) else MAYBE_CONTROL_UTF8.search(raw)
+    if maybe is not None:
+        no_controls(body)
+
+
 def parse_json(raw: bytes | str) -> Json:
     """A JSON object of at most MAX_BODY bytes, without a control character in any string."""
     body = load_json(raw)
-    no_controls(body)
+    no_controls_in(raw, body)
     return body
 
 

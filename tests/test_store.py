@@ -98,3 +98,22 @@ async def test_concurrent_appenders_one_wins_each_seq_and_no_gaps(
         assert len(log) == 2 + sum(wins)
     finally:
         await rival.close()
+
+
+async def test_a_writer_overtaken_by_another_is_refused_and_then_chains_on(
+    store: Store, database_url: str
+) -> None:
+    """A server knows where its own last write left a game; another server writing after it
+    makes that knowledge stale, and the next append on top of it must conflict, not fork."""
+    rival = Store.open(database_url)
+    try:
+        await store.append([batch("g10", 0, "created")])
+        await rival.append([batch("g10", 1, "rival")])
+        with pytest.raises(Conflict):
+            await store.append([batch("g10", 1, "stale")])
+        await store.append([batch("g10", 2, "after")])
+        log = await store.events("g10")
+        assert [(r.seq, r.type) for r in log] == [(1, "created"), (2, "rival"), (3, "after")]
+        assert [r.prev_hash for r in log[1:]] == [r.hash for r in log[:-1]]
+    finally:
+        await rival.close()

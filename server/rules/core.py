@@ -135,24 +135,33 @@ class Ruleset(Generic[S]):
 def mentioned(state: HasRoster, events: list[Event]) -> set[str]:
     """The members named anywhere in the events' data (as a value or a key)."""
     found: set[str] = set()
+    members = state.roster.members
     for event in events:
-        scan(event.data, state.roster.members, found)
+        scan(event.data, members, found)
     return found
 
 
 def scan(value: Any, members: Mapping[str, Any], found: set[str]) -> None:
-    """Add to `found` the members named in a value. (A function of its own: nested, it would
-    refer to itself and make a reference cycle on every command for the collector to find.)"""
-    if isinstance(value, str):
-        if value in members:
-            found.add(value)
-    elif isinstance(value, dict):
-        for key, item in value.items():
-            scan(key, members, found)
-            scan(item, members, found)
-    elif isinstance(value, list):
-        for item in value:
-            scan(item, members, found)
+    """Add to `found` the members named in a value: a loop over a stack, not a call for every
+    string (most of an event's data is cards and times)."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            for key in item:
+                if key in members:
+                    found.add(key)
+            items: Any = item.values()
+        elif isinstance(item, list):
+            items = item
+        else:
+            items = (item,)
+        for each in items:
+            if isinstance(each, str):
+                if each in members:
+                    found.add(each)
+            elif isinstance(each, dict | list):
+                stack.append(each)
 
 
 _KEEP: Any = object()

@@ -32,7 +32,10 @@ class Fighter:
     duel_id: str | None = None
 
     def card(self, card_id: str) -> Card | None:
-        return next((card for card in self.cards if card.card_id == card_id), None)
+        for card in self.cards:
+            if card.card_id == card_id:
+                return card
+        return None
 
     def stunned(self, now: int) -> bool:
         return self.stunned_until is not None and now < self.stunned_until
