@@ -22,8 +22,9 @@ def canonical(value: Any) -> bytes:
 
 
 def digest(line: Json) -> str:
-    """The hash of a line; a `hash` key in it is left out."""
-    body = {k: v for k, v in line.items() if k != "hash"}
+    """The hash of a line; a `hash` key in it is left out (copied without it only if it has one:
+    the writer hashes every event it seals, before it has one)."""
+    body = {k: v for k, v in line.items() if k != "hash"} if "hash" in line else line
     return hashlib.sha256(canonical(body)).hexdigest()
 
 
@@ -40,7 +41,7 @@ def line(
         "data": data,
         "prev_hash": prev_hash,
     }
-    body["hash"] = hashlib.sha256(canonical(body)).hexdigest()  # digest(), without a copy
+    body["hash"] = digest(body)
     return body
 
 

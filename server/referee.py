@@ -53,7 +53,6 @@ class Table:
     committed_seq: int
     answers: dict[str, int] = field(default_factory=dict)  # command_id -> seq of its last event
     inflight: dict[str, asyncio.Future[int]] = field(default_factory=dict)
-    # seq -> the state, and the members whose views it changed, not yet on disk
     # seq -> (state, members touched, told of the write) of the decided writes not yet on disk
     waiting: dict[int, tuple[Any, set[str] | None, Told | None]] = field(default_factory=dict)
     used: float = field(default_factory=time.monotonic)  # last asked for
