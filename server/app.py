@@ -14,6 +14,7 @@ from starlette.types import Receive, Scope, Send
 from starlette.websockets import WebSocket
 
 from server import api, migrate, redact
+from server.door import owns
 from server.errors import HANDLERS
 from server.headers import HEADERS, Adding
 from server.hub import Hub
@@ -51,7 +52,7 @@ def create_app(
     admin_token: str | None = None,
     open_creation: bool = True,
     rate_limits: bool | None = None,
-    worker: int | None = None,
+    worker: tuple[int, int] | None = None,
     public_url: str | None = None,
     migrate_on_start: bool = True,
     pwa: Path = PWA,
@@ -63,7 +64,7 @@ def create_app(
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         if migrate_on_start:
             await asyncio.to_thread(migrate.upgrade, store.url)
-        referee = Referee(store, Hub())
+        referee = Referee(store, Hub(), owns=None if worker is None else owns(*worker))
         app.state.referee = referee
         app.state.projector = Projector(store)
         await referee.start()
@@ -105,6 +106,6 @@ def create_app(
     app.state.admin_token = admin_token
     app.state.open_creation = open_creation  # without an admin token: anyone, or nobody
     app.state.limits = Limits(rate_limits)  # None: on unless BIJSE_RATE_LIMITS=off
-    app.state.worker = worker  # which of `bijse serve --workers N` this is, if one
+    app.state.worker = None if worker is None else worker[0]  # of `bijse serve --workers N`
     app.state.public_url = public_url.rstrip("/") if public_url else None
     return app

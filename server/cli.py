@@ -22,6 +22,12 @@ from server.forwarded import Proxies, behind
 DEFAULT_DATABASE = "sqlite:///bijse.db"
 
 
+def shard(text: str) -> tuple[int, int]:
+    """`--worker n/N`: this is worker n of N."""
+    n, _, count = text.partition("/")
+    return int(n), int(count)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="bijse", description="Bij se game server")
     commands = parser.add_subparsers(dest="command", required=True)
@@ -41,7 +47,7 @@ def main(argv: list[str] | None = None) -> int:
         help="worker processes, each owning a share of the games (default 1)",
     )
     serve.add_argument("--door-fd", type=int, default=None, help=argparse.SUPPRESS)
-    serve.add_argument("--worker", type=int, default=None, help=argparse.SUPPRESS)
+    serve.add_argument("--worker", type=shard, default=None, help=argparse.SUPPRESS)
     serve.add_argument(
         "--open-creation",
         action="store_true",

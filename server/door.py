@@ -4,6 +4,9 @@ One Python process runs on one core. The door, in the parent process, accepts ea
 peeks at its request line without reading it, and hands the socket itself (its file descriptor,
 over a Unix socket) to the worker that owns the game the path names: `/ws/games/{gid}` and
 `/api/games/{gid}/...` go to worker `crc32(gid) % N`, anything else to the next worker in turn.
+A worker names the games it creates so that they are its own: games are shared out as their
+creations take turns, evenly, not as their random ids happen to fall (100 games of two phones
+split 41/59 as often as not, and the busier worker set the pace).
 The worker serves the connection as if it had accepted it. So every game has one writer, in
 one order, as with one process: its sockets, its commands and its catch-ups all live in one
 worker, which alone decides and writes its events. A worker answers plain HTTP with
@@ -35,12 +38,22 @@ HEAD_S = 10.0  # seconds a connection may take to send its request line
 PEEK_S = 0.01  # between looks at a request line that has not all come yet
 
 
+def worker_of(game_id: bytes, workers: int) -> int:
+    """The worker that owns a game."""
+    return zlib.crc32(game_id) % workers
+
+
+def owns(worker: int, workers: int) -> Callable[[str], bool]:
+    """Whether a game is this worker's."""
+    return lambda game_id: worker_of(game_id.encode(), workers) == worker
+
+
 def owner(request_line: bytes, workers: int, turn: int) -> int:
     """The worker for a request: its game's, else the one whose turn it is."""
     found = GAME.match(request_line)
     if found is None:
         return turn % workers
-    return zlib.crc32(found[1]) % workers
+    return worker_of(found[1], workers)
 
 
 async def readable(sock: socket.socket) -> None:
@@ -89,7 +102,7 @@ class Door:
     def spawn(self, n: int) -> None:
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
         process = subprocess.Popen(
-            [*self.command, "--door-fd", str(theirs.fileno()), "--worker", str(n)],
+            [*self.command, "--door-fd", str(theirs.fileno()), "--worker", f"{n}/{self.count}"],
             pass_fds=[theirs.fileno()],
         )
         theirs.close()

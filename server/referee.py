@@ -73,9 +73,10 @@ class Answer:
 
 
 class Referee:
-    def __init__(self, store: Store, hub: Hub) -> None:
+    def __init__(self, store: Store, hub: Hub, owns: Callable[[str], bool] | None = None) -> None:
         self.store = store
         self.hub = hub
+        self.owns = owns  # of `--workers N`: which game ids are this worker's (None: all)
         self.scribe = Scribe(store, self.written)
         self.snapshots = snapshots.Snapshots(store)
         self.tables: dict[str, Table] = {}
@@ -181,12 +182,10 @@ class Referee:
             settings = ruleset.config.model_validate(config).model_dump(mode="json")
         except ValidationError as error:
             raise invalid(error, "config") from None
-        game_id, seed, token, now = (
-            secrets.token_hex(8),
-            secrets.token_bytes(32),
-            new_token(),
-            now_ms(),
-        )
+        game_id = secrets.token_hex(8)
+        while self.owns is not None and not self.owns(game_id):  # N tries on average
+            game_id = secrets.token_hex(8)
+        seed, token, now = secrets.token_bytes(32), new_token(), now_ms()
         _, events = opening(ruleset, game_id, name, settings, seed, now)
         game = GameRow(game_id=game_id, ruleset=ruleset.id, seed=seed.hex(), created_at=now)
         player_id = events[-1].data["player_id"]

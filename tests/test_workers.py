@@ -22,7 +22,7 @@ def workers_of(pid: int) -> dict[int, int]:
     for child in children:
         args = Path(f"/proc/{child}/cmdline").read_bytes().split(b"\0")
         if b"--worker" in args:
-            found[int(args[args.index(b"--worker") + 1])] = int(child)
+            found[int(args[args.index(b"--worker") + 1].split(b"/")[0])] = int(child)  # n/N
     return found
 
 
@@ -69,9 +69,14 @@ async def test_two_workers_each_serve_their_games_and_a_killed_one_comes_back(
             answering = {(await http.get("/healthz")).json()["worker"] for _ in range(6)}
             assert answering == {0, 1}  # requests without a game take turns
             games: dict[int, Game] = {}
-            while len(games) < 2:
+            owners = []
+            for _ in range(6):
                 game = await Game.create(http)
-                games.setdefault(owned_by(game), game)
+                owners.append(owned_by(game))
+                games.setdefault(owners[-1], game)
+            # Creations take turns, and a worker names the games it creates as its own: each
+            # worker gets every other game, not what random ids would give it.
+            assert owners == [owners[0], 1 - owners[0]] * 3, owners
             for game in games.values():
                 a, b = await game.add("Alice"), await game.add("Bob")
                 await game.ok(game.organizer, "start_game")
