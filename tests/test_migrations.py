@@ -1,10 +1,14 @@
 """Every schema change is a migration: the models match them, and old data survives them."""
 
 import asyncio
+import subprocess
+import sys
+from pathlib import Path
 
 import orjson
 import pytest
 from alembic import command
+from alembic.script import ScriptDirectory
 from sqlalchemy import create_engine, text
 
 from server import migrate
@@ -14,6 +18,8 @@ from server.models import GameRow
 from server.rules.core import Event
 from server.store import Append, Snapshot, Store
 from server.verify import chained
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 async def test_events_written_before_the_hash_chain_get_it(empty_database_url: str) -> None:
@@ -95,3 +101,25 @@ async def test_the_snapshots_table_comes_and_goes_with_its_migration(
         assert await store.snapshot("g") is None
     finally:
         await store.close()
+
+
+def test_the_newest_revision_read_from_the_files_is_alembics_head(tmp_path: Path) -> None:
+    config = migrate.alembic_config(parse_url(f"sqlite:///{tmp_path / 'x.db'}"))
+    assert migrate.newest() == ScriptDirectory.from_config(config).get_current_head()
+
+
+async def test_a_file_at_the_newest_revision_starts_without_alembic(tmp_path: Path) -> None:
+    url = parse_url(f"sqlite:///{tmp_path / 'x.db'}")
+    assert not migrate.at_newest(url)  # no file yet
+    await asyncio.to_thread(command.upgrade, migrate.alembic_config(url), "0003")
+    assert not migrate.at_newest(url)  # behind: Alembic must run
+    await asyncio.to_thread(migrate.upgrade, url)
+    assert migrate.at_newest(url)
+    probe = (
+        "import sys; from server import migrate; from server.database import parse_url; "
+        f"migrate.upgrade(parse_url({str(url)!r})); print('alembic' in sys.modules)"
+    )
+    ran = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True, cwd=ROOT
+    )
+    assert ran.stdout.strip() == "False", ran.stderr
