@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING
 
 from sqlalchemy.engine import URL
 
+from server.database import is_sqlite
+
 if TYPE_CHECKING:
     from alembic.config import Config
 
@@ -45,7 +47,7 @@ def newest() -> str:
 
 def at_newest(url: URL) -> bool:
     """A SQLite file whose schema is at the newest revision (False when unsure: Alembic looks)."""
-    if url.get_backend_name() != "sqlite" or not url.database or url.database == ":memory:":
+    if not is_sqlite(url) or not url.database or url.database == ":memory:":
         return False
     path = Path(url.database)
     if not path.is_file():

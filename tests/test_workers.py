@@ -9,7 +9,7 @@ from pathlib import Path
 
 import httpx
 
-from server.door import owner
+from server.door import worker_of
 from tests.client import Game, Phone
 from tests.conftest import free_port
 from tests.proxy import serve, stop, until
@@ -27,7 +27,7 @@ def workers_of(pid: int) -> dict[int, int]:
 
 
 def owned_by(game: Game) -> int:
-    return owner(f"GET /api/games/{game.game_id}/view HTTP/1.1".encode(), 2, 0)
+    return worker_of(game.game_id.encode(), 2)
 
 
 async def duel(game: Game, base: str, a: dict[str, str], b: dict[str, str]) -> None:
