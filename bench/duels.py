@@ -5,10 +5,12 @@ Prints commands and duels per second, p50/p99 latency from sending a command to 
 holding a view that includes it, bytes and messages each watching phone receives per duel, the
 server's peak RSS and CPU, and (same run, same disk) the raw durable SQLite single-event insert
 rate with the ratio of the two. `--compare` runs the pairs in games of two, then in one game with
-the watchers, and prints the ratios.
+the watchers (4,800 unless told: a festival of 5,000) and the organizer's console open, and prints
+the ratios. A run of one game keeps its console open unless `--no-console`.
 
     .venv/bin/python -m bench.duels [--phones 200] [--per-game 2 | --one-game] [--watchers 0]
-                                    [--seconds 10] [--compare] [--profile]
+                                    [--console | --no-console] [--seconds 10] [--compare]
+                                    [--profile]
 """
 
 import argparse
@@ -45,6 +47,7 @@ class Layout:
     per_game: int  # duelling phones per game
     watchers: int  # players who only watch, spread over the games
     one_game: bool
+    console: bool = False  # each game's organizer console open (a socket of the organizer's)
 
     def games(self) -> list[tuple[int, int]]:
         """(duellists, watchers) of each game."""
@@ -60,7 +63,8 @@ class Layout:
         games = self.games()
         size = sum(games[0])
         where = f"{len(games)} game{'s' * (len(games) > 1)} of {size}"
-        return f"{self.phones} duelling + {self.watchers} watching phones, {where}"
+        console = ", the console open" if self.console else ""
+        return f"{self.phones} duelling + {self.watchers} watching phones, {where}{console}"
 
 
 class Watcher:
@@ -250,14 +254,17 @@ def raw_insert_rate(folder: Path, seconds: float = 3.0) -> float:
 
 
 async def seated(base: str, layout: Layout) -> tuple[list[Phone], list[Watcher]]:
-    """Creates the games and connects every phone; each holds its first view."""
+    """Creates the games and connects every phone (and console); each holds its first view.
+    A console counts as a watcher."""
     ws_base = base.replace("http", "ws", 1)
     phones: list[Phone] = []
     watchers: list[Watcher] = []
     config = {"stun_s": 0, "escape_immunity_s": 0}
     async with httpx.AsyncClient(base_url=base, timeout=60) as http:
         for duellists, watching in layout.games():
-            gid, _, members = await new_game(http, duellists + watching, config)
+            gid, organizer, members = await new_game(http, duellists + watching, config)
+            if layout.console:
+                watchers.append(Watcher(f"{ws_base}/ws/games/{gid}?token={organizer}"))
             for n, member in enumerate(members):
                 url = f"{ws_base}/ws/games/{gid}?token={member['token']}"
                 if n < duellists:
@@ -404,7 +411,13 @@ def main() -> None:
         "--watchers",
         type=int,
         default=None,
-        help="connected players who only watch (default 0; 800 with --compare)",
+        help="connected players who only watch (default 0; 4,800 with --compare)",
+    )
+    parser.add_argument(
+        "--console",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="keep each game's organizer console open (default: in a run of one game)",
     )
     parser.add_argument("--seconds", type=float, default=10)
     parser.add_argument(
@@ -423,7 +436,7 @@ def main() -> None:
     args = parser.parse_args()
     if args.phones % 2 or args.per_game % 2:
         parser.error("phones duel in pairs: --phones and --per-game are even")
-    watchers = args.watchers if args.watchers is not None else 800 * args.compare
+    watchers = args.watchers if args.watchers is not None else 4800 * args.compare
     (ROOT / "bench" / ".data").mkdir(exist_ok=True)
     folder = Path(tempfile.mkdtemp(prefix="run-", dir=ROOT / "bench" / ".data"))
     try:
@@ -432,6 +445,8 @@ def main() -> None:
             if args.compare
             else [Layout(args.phones, args.per_game, watchers, args.one_game)]
         )
+        for layout in runs:
+            layout.console = layout.one_game if args.console is None else args.console
         results = []
         for n, layout in enumerate(runs):
             url = args.database_url or f"sqlite:///{folder / f'bench{n}.db'}"

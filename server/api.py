@@ -87,8 +87,20 @@ async def join_origin_route(request: Request) -> Response:
 
 
 async def healthz(request: Request) -> Response:
+    """Alive, and whether the store takes writes: 503 from a failed write until one succeeds."""
     worker = request.app.state.worker
-    return JSONResponse({"ok": True} if worker is None else {"ok": True, "worker": worker})
+    failures = referee(request).scribe.failures
+    body: dict[str, Any] = {"ok": failures.failing is None}
+    if failures.failing is not None:
+        body.update(
+            store="failing",
+            cause=failures.failing,
+            since=failures.since,
+            refused=failures.refused,
+        )
+    if worker is not None:
+        body["worker"] = worker
+    return JSONResponse(body, status_code=200 if failures.failing is None else 503)
 
 
 async def rulesets(request: Request) -> Response:

@@ -56,6 +56,18 @@ class Unstorable(Unavailable):
         self.args = (self.message,)
 
 
+def cause(error: BaseException) -> str:
+    """Why a database failed, as an operator needs it: the driver's own error and the first line
+    of its message (a SQLAlchemy error's text adds the statement, and may add its parameters:
+    tokens, among others)."""
+    if isinstance(error, DBAPIError) and error.orig is not None:
+        error = error.orig.__cause__ or error.orig  # asyncpg's own, under SQLAlchemy's adapter
+    kind = type(error)
+    module = "" if kind.__module__ == "builtins" else f"{kind.__module__}."
+    lines = str(error).splitlines()
+    return f"{module}{kind.__qualname__}: {lines[0] if lines else ''}"[:300]
+
+
 def data_exception(error: DBAPIError) -> bool:
     """PostgreSQL's SQLSTATE class 22, data exception: the value, not the database."""
     return str(getattr(error.orig, "sqlstate", "")).startswith("22")
@@ -173,9 +185,9 @@ class SqlBackend:
         except DBAPIError as error:
             if data_exception(error):
                 raise Unstorable(str(error)) from error
-            raise Unavailable(str(error)) from error
+            raise Unavailable(cause(error)) from error
         except OSError as error:
-            raise Unavailable(str(error)) from error
+            raise Unavailable(cause(error)) from error
 
     async def game(self, game_id: str) -> dict[str, Any] | None:
         async with self.engine.connect() as conn:
@@ -283,6 +295,13 @@ class SqlBackend:
         await self.engine.dispose()
 
 
+def rollback(db: sqlite3.Connection) -> None:
+    """Undo a failed transaction, if SQLite has not already: a full disk or an I/O error ends
+    it by itself, and a ROLLBACK then would raise an error of its own in the place of the cause."""
+    if db.in_transaction:
+        db.execute("ROLLBACK")
+
+
 def insert_sql(table: Any) -> str:
     columns = [c.name for c in table.columns]
     names = ", ".join(columns)
@@ -370,7 +389,7 @@ class SqliteBackend:
                 db.executemany(self.sql["tokens"], rows.tokens)
             db.execute("COMMIT")
         except BaseException:
-            db.execute("ROLLBACK")
+            rollback(db)
             raise
         for row in rows.events:
             self.heads[row["game_id"]] = (row["seq"], row["hash"])
@@ -383,7 +402,7 @@ class SqliteBackend:
         except (sqlite3.DataError, ValueError, OverflowError) as error:  # a surrogate, a big int
             raise Unstorable(str(error)) from error
         except (sqlite3.Error, OSError) as error:
-            raise Unavailable(str(error)) from error
+            raise Unavailable(cause(error)) from error
 
     async def read(self, sql: str, *args: Any) -> list[Any]:
         def query() -> list[Any]:
@@ -438,7 +457,7 @@ class SqliteBackend:
                 db.execute(SAVE_SNAPSHOT, (shape, state, created_at, game_id, seq))
                 db.execute("COMMIT")
             except BaseException:
-                db.execute("ROLLBACK")
+                rollback(db)
                 raise
 
     async def save_snapshot(

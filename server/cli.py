@@ -8,6 +8,8 @@ import ipaddress
 import os
 import socket
 import sys
+from collections.abc import AsyncIterator
+from functools import partial
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -16,8 +18,10 @@ import uvicorn
 
 from server import migrate
 from server.database import BadDatabaseUrl, check_writable, parse_url
-from server.door import closing, receive_connections
+from server.door import closing
 from server.forwarded import Proxies, behind
+from server.head import TimelyHttpProtocol
+from server.intake import accepted, handed_over, open_files
 
 DEFAULT_DATABASE = "sqlite:///bijse.db"
 
@@ -103,6 +107,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.command in ("export", "import"):
         return asyncio.run(archive_command(args, url))
+    files = open_files()
     try:
         listener = None if args.door_fd is not None else bind(args.host, args.port)
     except OSError as error:
@@ -119,7 +124,8 @@ def main(argv: list[str] | None = None) -> int:
     if listener is not None:  # the one process, or the door of several: not a worker
         workers = f" with {args.workers} workers" if args.workers > 1 else ""
         where = f"http://{args.host}:{listener.getsockname()[1]}"
-        print(f"Bij se serves {where} from {url}{workers}", flush=True)
+        limit = f"; open files: up to {files:,} a process"
+        print(f"Bij se serves {where} from {url}{workers}{limit}", flush=True)
         if creation is None:
             print(
                 "Game creation is closed: this server is reachable beyond this machine. Give it "
@@ -150,10 +156,10 @@ def main(argv: list[str] | None = None) -> int:
     )
     if args.door_fd is not None:  # a worker behind the door: connections come from it
         pipe = socket.socket(fileno=args.door_fd)
-        WorkerServer(config, pipe).run(sockets=[])
+        Server(config, handed_over(pipe)).run(sockets=[pipe])
         return 0
     assert listener is not None
-    Server(config).run(sockets=[listener])
+    Server(config, ((conn, b"") async for conn in accepted(listener))).run(sockets=[listener])
     return 0
 
 
@@ -161,10 +167,19 @@ GC_YOUNG = 50_000  # new containers between two collections of the youngest (Pyt
 
 
 class Server(uvicorn.Server):
-    """uvicorn, with what is loaded at startup kept out of the garbage collector's way."""
+    """uvicorn, serving the connections `coming` yields (each with what was read of it
+    already: the door reads a request's head), with what is loaded at startup kept out of the
+    garbage collector's way. `run(sockets=...)`: where connections come from, closed at
+    shutdown."""
+
+    def __init__(
+        self, config: uvicorn.Config, coming: AsyncIterator[tuple[socket.socket, bytes]]
+    ) -> None:
+        super().__init__(config)
+        self.coming = coming
 
     async def startup(self, sockets: list[socket.socket] | None = None) -> None:
-        await super().startup(sockets=sockets)
+        await super().startup(sockets=[])  # uvicorn accepts nothing itself: see intake.py
         # The modules, the rules and the app live as long as the process: frozen, they are not
         # scanned again by each full collection, which otherwise stalled a busy server for
         # 40 ms a few times a minute (bench.duels: p99 58 -> 32 ms).
@@ -175,33 +190,31 @@ class Server(uvicorn.Server):
         # were found alive, moved on and scanned again. Every 50,000 they are mostly gone
         # (bench.duels, 1000 phones: 2,150 -> 2,590 duels/s, p99 140 -> 113 ms; RSS the same).
         gc.set_threshold(GC_YOUNG, 10, 10)
+        self.serving = asyncio.get_running_loop().create_task(self.serve_coming())
+        # Connections stop coming when the door is gone (killed, even): a worker must not serve
+        # its games on alone, beside the workers of the next door.
+        self.serving.add_done_callback(lambda _: setattr(self, "should_exit", True))
 
-
-class WorkerServer(Server):
-    """uvicorn serving the connections the door hands over, instead of accepting its own."""
-
-    def __init__(self, config: uvicorn.Config, pipe: socket.socket) -> None:
-        super().__init__(config)
-        self.pipe = pipe
-
-    async def startup(self, sockets: list[socket.socket] | None = None) -> None:
-        await super().startup(sockets=[])
-        config, loop = self.config, asyncio.get_running_loop()
-
-        def protocol() -> asyncio.Protocol:
-            # What uvicorn's own startup() hands asyncio for each accepted connection.
-            made: asyncio.Protocol = config.http_protocol_class(  # type: ignore[call-arg]
-                config=config, server_state=self.server_state, app_state=self.lifespan.state
+    async def serve_coming(self) -> None:
+        loop = asyncio.get_running_loop()
+        async for sock, head in self.coming:
+            # What uvicorn's own startup() hands asyncio for each accepted connection, with a
+            # head that must come in time (server/head.py).
+            protocol = partial(
+                TimelyHttpProtocol,
+                config=self.config,
+                server_state=self.server_state,
+                app_state=self.lifespan.state,
+                head=head,
             )
-            return made
+            try:
+                await loop.connect_accepted_socket(protocol, sock)
+            except OSError:
+                sock.close()  # gone before it was served
 
-        async def serve(sock: socket.socket) -> None:
-            await loop.connect_accepted_socket(protocol, sock)
-
-        self.receiving = loop.create_task(receive_connections(self.pipe, serve))
-        # The door is gone (killed, even): a worker must not serve its games on alone, beside
-        # the workers of the next door.
-        self.receiving.add_done_callback(lambda _: setattr(self, "should_exit", True))
+    async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+        self.serving.cancel()  # no new connection while the open ones finish
+        await super().shutdown(sockets=sockets)
 
 
 def reachable(host: str, public_url: str | None) -> bool:

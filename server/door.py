@@ -1,9 +1,13 @@
 """Several worker processes behind one port, each owning a share of the games (`--workers N`).
 
 One Python process runs on one core. The door, in the parent process, accepts each connection,
-peeks at its request line without reading it, and hands the socket itself (its file descriptor,
-over a Unix socket) to the worker that owns the game the path names: `/ws/games/{gid}` and
-`/api/games/{gid}/...` go to worker `crc32(gid) % N`, anything else to the next worker in turn.
+reads its request's head (line and headers, within HEAD_S and HEAD_MAX: server/head.py), and
+hands the socket itself (its file descriptor) with the bytes it read, in one message of a
+SOCK_SEQPACKET Unix socket, to the worker that owns the game the path names: `/ws/games/{gid}`
+and `/api/games/{gid}/...` go to worker `crc32(gid) % N`, anything else to the next worker in
+turn. The worker takes those bytes as if they had just come, then reads the socket. The door
+waits on the socket's readability for the head: it never polls (it once peeked every 10 ms, and
+2,000 connections that sent a byte kept a core busy).
 A worker names the games it creates so that they are its own: games are shared out as their
 creations take turns, evenly, not as their random ids happen to fall (100 games of two phones
 split 41/59 as often as not, and the busier worker set the pace).
@@ -18,24 +22,22 @@ loaded from the log by the new worker: nothing acknowledged is lost (acks follow
 """
 
 import asyncio
-import contextlib
 import re
 import signal
 import socket
 import subprocess
 import sys
 import zlib
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from starlette.types import ASGIApp
 
+from server.head import HEAD_MAX, HEAD_S, whole
 from server.headers import Adding
+from server.intake import accepted, hand_over
 
 GAME = re.compile(rb"^[A-Z]+ /(?:ws|api)/games/([^/?# ]+)")
-HEAD = 8192  # bytes of a request line looked at before the connection is refused
-HEAD_S = 10.0  # seconds a connection may take to send its request line
-PEEK_S = 0.01  # between looks at a request line that has not all come yet
 
 
 def worker_of(game_id: bytes, workers: int) -> int:
@@ -56,35 +58,20 @@ def owner(request_line: bytes, workers: int, turn: int) -> int:
     return worker_of(found[1], workers)
 
 
-async def readable(sock: socket.socket) -> None:
-    """Until the socket has something to read."""
+async def read_head(conn: socket.socket) -> bytes:
+    """What the client sent up to the end of its request's head, or HEAD_MAX bytes of a head
+    that does not end (the worker answers it 431); nothing if it closed first. Within HEAD_S."""
     loop = asyncio.get_running_loop()
-    ready: asyncio.Future[None] = loop.create_future()
-
-    def ready_now() -> None:  # the loop may call back again before this coroutine runs
-        if not ready.done():
-            ready.set_result(None)
-
-    loop.add_reader(sock.fileno(), ready_now)
-    try:
-        await ready
-    finally:
-        loop.remove_reader(sock.fileno())
-
-
-async def request_line(conn: socket.socket) -> bytes | None:
-    """The first line of what the client sent, peeked at (left in the socket for the worker)."""
+    head = bytearray()  # grows in place: a head sent a byte a segment costs no copies
     async with asyncio.timeout(HEAD_S):
-        await readable(conn)
-        while True:
-            seen = conn.recv(HEAD, socket.MSG_PEEK)
-            if not seen:
-                return None  # closed before a word
-            if b"\n" in seen or len(seen) >= HEAD:
-                return seen.split(b"\n", 1)[0]
-            # Peeked bytes stay in the socket, which stays readable: waiting to read again
-            # would spin. Wait a moment for the rest of the line instead.
-            await asyncio.sleep(PEEK_S)
+        while len(head) < HEAD_MAX:
+            data = await loop.sock_recv(conn, HEAD_MAX - len(head))
+            if not data:
+                return b""  # closed before a whole head
+            head += data
+            if whole(head, len(head) - len(data)):
+                break
+    return bytes(head)
 
 
 class Door:
@@ -93,6 +80,7 @@ class Door:
         self.command = list(command)  # the worker's `bijse serve ... --door-fd` without the fd
         self.count = workers
         self.pipes: list[socket.socket] = []
+        self.sending = [asyncio.Lock() for _ in range(workers)]  # one waits on a full pipe
         self.processes: list[subprocess.Popen[bytes]] = []
         self.turn = 0
         self.stopping = False
@@ -100,12 +88,18 @@ class Door:
         self.accepting: asyncio.Task[Any] | None = None
 
     def spawn(self, n: int) -> None:
-        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
-        process = subprocess.Popen(
-            [*self.command, "--door-fd", str(theirs.fileno()), "--worker", f"{n}/{self.count}"],
-            pass_fds=[theirs.fileno()],
-        )
-        theirs.close()
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        try:
+            process = subprocess.Popen(
+                [*self.command, "--door-fd", str(theirs.fileno()), "--worker", f"{n}/{self.count}"],
+                pass_fds=[theirs.fileno()],
+            )
+        except OSError:
+            ours.close()
+            raise
+        finally:
+            theirs.close()
+        ours.setblocking(False)
         if n < len(self.pipes):
             self.pipes[n].close()
             self.pipes[n], self.processes[n] = ours, process
@@ -119,16 +113,14 @@ class Door:
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGINT, signal.SIGTERM):
             loop.add_signal_handler(sig, self.stop)
-        self.listener.setblocking(False)
         watcher = asyncio.create_task(self.watch())
         self.accepting = asyncio.current_task()
         try:
-            while not self.stopping:
-                with contextlib.suppress(OSError):
-                    conn, _ = await loop.sock_accept(self.listener)
-                    task = asyncio.create_task(self.route(conn))
-                    self.routing.add(task)
-                    task.add_done_callback(self.routing.discard)
+            async for conn in accepted(self.listener):
+                task = asyncio.create_task(self.route(conn))
+                self.routing.add(task)
+                task.add_done_callback(self.routing.discard)
+                await asyncio.sleep(0)  # the connections taken so far move on before the next
         except asyncio.CancelledError:
             pass  # stopped
         finally:
@@ -148,15 +140,20 @@ class Door:
             for n, process in enumerate(self.processes):
                 if process.poll() is not None and not self.stopping:
                     print(f"worker {n} exited with {process.returncode}; starting it again")
-                    self.spawn(n)
+                    try:
+                        self.spawn(n)
+                    except OSError as error:  # short of descriptors: the next round tries again
+                        print(f"worker {n} could not be started: {error}")
 
     async def route(self, conn: socket.socket) -> None:
         try:
-            line = await request_line(conn)
-            if line:
+            head = await read_head(conn)
+            if head:
                 self.turn += 1
-                pipe = self.pipes[owner(line, self.count, self.turn)]
-                socket.send_fds(pipe, [b"c"], [conn.fileno()])
+                n = owner(head.split(b"\n", 1)[0], self.count, self.turn)
+                # A worker too busy to take its connections for HEAD_S: they are closed.
+                async with asyncio.timeout(HEAD_S), self.sending[n]:
+                    await hand_over(self.pipes[n], head, conn)  # the pipe of now, if restarted
         except (OSError, TimeoutError):
             pass
         finally:
@@ -191,21 +188,3 @@ def closing(app: ASGIApp) -> ASGIApp:
     """Plain HTTP from a worker says `Connection: close`: the next request comes through the
     door, which knows its game's worker."""
     return Adding(app, {"Connection": "close"})
-
-
-async def receive_connections(
-    pipe: socket.socket, serve: Callable[[socket.socket], Awaitable[object]]
-) -> None:
-    """In a worker: take each connection the door hands over and serve it (`serve(sock)`)."""
-    pipe.setblocking(False)
-    while True:
-        await readable(pipe)
-        while True:
-            try:
-                data, fds, _, _ = socket.recv_fds(pipe, 16, 64)
-            except BlockingIOError:
-                break
-            if not data:
-                return  # the door is gone
-            for fd in fds:
-                await serve(socket.socket(fileno=fd))

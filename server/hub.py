@@ -4,7 +4,9 @@ A ruleset's view comes in parts (`Sight`): what every viewer of one audience see
 one team, the organizers) and what one viewer alone sees. After a write the hub computes each
 audience's shared part once, turns what changed into one merge patch and serializes it once;
 only the viewers the events touched get their private part computed again. A screen whose view
-did not change is sent nothing.
+did not change is sent nothing. A shared part that grows with the game (the organizer's console:
+every player, duel and member) is kept a row at a time (`Rows`): a change recomputes the rows it
+names and those whose time has come, and is sent as a patch of those rows.
 
 A message goes out at once when nothing waits before it and the socket's transport takes it
 (no task switch per screen). A slow phone never holds up the others nor grows the server's
@@ -13,6 +15,7 @@ they are dropped, and it gets one whole view when it reads again.
 """
 
 import asyncio
+import heapq
 from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -22,6 +25,7 @@ import orjson
 from server.clock import iso, now_ms
 from server.patch import diff
 from server.rules.core import Json, Member, Ruleset, Sight
+from server.rules.rows import Row, Rows
 
 PATCH = '{"type":"patch"'
 BEHIND = 8  # patches waiting for one screen before it is resynced with a whole view instead
@@ -31,13 +35,61 @@ MESSAGES = 256  # answers waiting for one screen (a client that sends and never 
 class Audience:
     """The screens of one game that share a part of the view, and that part as last sent."""
 
-    def __init__(self, key: str, shared: Json, seq: int) -> None:
+    def __init__(self, key: str, seq: int, rows: Rows[Any] | None) -> None:
         self.key = key
-        self.shared = shared
+        self.shared: Json = {}
         self.seq = seq
+        self.rows = rows  # the shared part kept a row at a time, if it grows with the game
+        self.due: list[tuple[int, Row]] = []  # (when, row): rows that change with time alone
+        self.until: dict[Row, int] = {}  # each row's moment in `due` (older entries are stale)
         # by member: a change that touches a few members finds their screens without looking
         # at everybody else's
         self.screens: dict[str, set[Screen]] = {}
+
+    def build(self, sight: Sight[Any], state: Any, now: int) -> Json:
+        """The shared part computed whole; the patch from the one held before."""
+        if self.rows is None:
+            shared = sight.shared(state, self.key, now)
+        else:
+            shared, due = self.rows.build(state, now)
+            heapq.heapify(due)
+            self.due, self.until = due, {row: until for until, row in due}
+        change = diff(self.shared, shared)
+        self.shared = shared
+        return change
+
+    def renew(self, rows: Rows[Any], state: Any, touched: set[str], now: int) -> Json:
+        """The rows that the touched members name or whose time has come, computed again in
+        the part held; the patch of those rows (and of the head)."""
+        shown = self.shared
+        head = rows.head(state, now)
+        change = diff({key: shown.get(key) for key in head}, head)
+        shown.update(head)
+        names = set(rows.named(state, touched, shown))
+        while self.due and self.due[0][0] <= now:
+            when, row = heapq.heappop(self.due)
+            if self.until.get(row) == when:
+                del self.until[row]
+                names.add(row)
+        for row in names:
+            name, row_id = row
+            content, until = rows.collections[name].row(state, row_id, now)
+            if until is not None and self.until.get(row) != until:
+                self.until[row] = until
+                heapq.heappush(self.due, (until, row))
+            held = shown[name]
+            before = held.get(row_id)
+            if content is None:
+                if before is not None:
+                    del held[row_id]
+                    change.setdefault(name, {})[row_id] = None
+            elif before is None:
+                held[row_id] = content
+                change.setdefault(name, {})[row_id] = content
+            elif own := diff(before, content):
+                held[row_id] = content
+                change.setdefault(name, {})[row_id] = own
+        return change
 
 
 class Screen:
@@ -242,9 +294,11 @@ class Hub:
         audiences = self.audiences.setdefault(game_id, {})
         audience = audiences.get(key)
         if audience is None:
-            audience = audiences[key] = Audience(key, sight.shared(state, key, now), seq)
+            audience = audiences[key] = Audience(key, seq, sight.rows(key))
+            audience.build(sight, state, now)
         elif audience.seq != seq:  # the game moved on without a word to this audience yet
-            self.refresh(audience, sight, state, seq, set(), now)
+            # (rows kept one at a time cannot tell what changed meanwhile: built whole)
+            self.refresh(audience, sight, state, seq, None if audience.rows else set(), now)
         audience.screens.setdefault(screen.member.player_id, set()).add(screen)
         screen.audience = audience
         screen.hub = self
@@ -296,9 +350,11 @@ class Hub:
     ) -> None:
         """The audience's shared part once, serialized once for all of its screens; the private
         parts of the touched viewers only."""
-        shared = sight.shared(state, audience.key, now)
-        common = diff(audience.shared, shared)
-        audience.shared, audience.seq = shared, seq
+        if audience.rows is not None and touched is not None:
+            common = audience.renew(audience.rows, state, touched, now)
+        else:
+            common = audience.build(sight, state, now)
+        audience.seq = seq
         text = orjson.dumps(common).decode() if common else None
         stamp, made = iso(now), dict[int, str]()
         if text is None and touched is not None:  # only the touched may have anything to hear

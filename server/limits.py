@@ -4,8 +4,9 @@ players, send commands, and fail to authenticate.
 Each limit is a token bucket per key: `burst` at once, then `per_second` on average. An answer
 over the limit is 429 `rate_limited` with `Retry-After` (on a socket: an `error` with
 `retry_after`). A whole festival may share one address behind a NAT, so the per-address limits
-are wide; the per-token ones are what one phone or one organizer could need. `BIJSE_RATE_LIMITS
-=off` (or `create_app(rate_limits=False)`) turns them all off, for load tests.
+are wide; the per-token ones are what one phone or one organizer could need, and a socket has an
+allowance of its own for what is not a command (server/sockets.py). `BIJSE_RATE_LIMITS=off` (or
+`create_app(rate_limits=False)`) turns them all off, for load tests.
 """
 
 import math
@@ -34,11 +35,19 @@ RATES = {
     "address": Rate(1000, 500),  # commands per address: a festival behind one NAT
     "auth_failure": Rate(20, 1 / 6),  # unknown tokens per address: twenty, then ten a minute
 }
+# Per socket: pings (the application's and WebSocket ones), pongs and refused messages. The PWA
+# pings every 15 s, and uvicorn's keepalive gets a pong every 20 s.
+CHATTER = Rate(20, 2)
+
+
+def whole_seconds(wait: float) -> int:
+    """A wait as the whole seconds a client is told (and a socket is not read for)."""
+    return max(1, math.ceil(wait))
 
 
 class RateLimited(RuleError):
     def __init__(self, what: str, retry_after: float) -> None:
-        self.retry_after = max(1, math.ceil(retry_after))
+        self.retry_after = whole_seconds(retry_after)
         super().__init__("rate_limited", f"too many {what}; try again in {self.retry_after} s")
 
 
@@ -48,6 +57,33 @@ class Bucket:
     def __init__(self, tokens: float, at: float) -> None:
         self.tokens = tokens
         self.at = at
+
+    def refill(self, rate: Rate, now: float) -> None:
+        self.tokens = min(rate.burst, self.tokens + (now - self.at) * rate.per_second)
+        self.at = now
+
+    def take(self, rate: Rate) -> float:
+        """Spend one if there is one; else the seconds until there is."""
+        if self.tokens < 1:
+            return (1 - self.tokens) / rate.per_second
+        self.tokens -= 1
+        return 0.0
+
+
+class Allowance:
+    """One rate, one bucket: what a single socket may send besides commands."""
+
+    __slots__ = ("bucket", "clock", "rate")
+
+    def __init__(self, rate: Rate, clock: Callable[[], float]) -> None:
+        self.rate = rate
+        self.clock = clock
+        self.bucket = Bucket(rate.burst, clock())
+
+    def take(self) -> float:
+        """Spend one if there is one; else the seconds until there is."""
+        self.bucket.refill(self.rate, self.clock())
+        return self.bucket.take(self.rate)
 
 
 class Limit:
@@ -66,21 +102,12 @@ class Limit:
                 self.forget_full(now)
             bucket = self.buckets[key] = Bucket(self.rate.burst, now)
         else:
-            refill = (now - bucket.at) * self.rate.per_second
-            bucket.tokens, bucket.at = min(self.rate.burst, bucket.tokens + refill), now
+            bucket.refill(self.rate, now)
         return bucket
-
-    def wait(self, key: str) -> float:
-        """Seconds until `key` may act again (0: now)."""
-        bucket = self.bucket(key)
-        return 0.0 if bucket.tokens >= 1 else (1 - bucket.tokens) / self.rate.per_second
 
     def take(self, key: str) -> float:
         """Spend one for `key` if it has one; else the seconds until it does."""
-        wait = self.wait(key)
-        if wait == 0:
-            self.buckets[key].tokens -= 1
-        return wait
+        return self.bucket(key).take(self.rate)
 
     def forget_full(self, now: float) -> None:
         """Buckets that have refilled say nothing a new bucket would not: drop them (and, if
@@ -104,6 +131,7 @@ class Limits:
         if enabled is None:
             enabled = os.environ.get("BIJSE_RATE_LIMITS", "on").lower() not in ("off", "0", "no")
         self.enabled = enabled
+        self.clock = clock
         self.limits = {name: Limit(rate, clock) for name, rate in RATES.items()}
 
     def take(self, name: str, key: str, what: str) -> None:
@@ -116,21 +144,18 @@ class Limits:
         self.take("address", address, "commands from this address")
 
     async def authenticate(self, address: str, seat: Callable[[], Awaitable[T]]) -> T:
-        """`seat()` (who a token is), refused outright for an address that has failed too
-        often; an unknown token counts against its address."""
-        self.before_authenticating(address)
+        """`seat()` (who a token is). A token that verifies is let in, whatever else its address
+        sent: a festival shares one address, and phones may hold stale tokens. An unknown one
+        counts against its address, and once the address has failed too often it is answered
+        429 rather than 401 until the bucket refills."""
         try:
             return await seat()
         except RuleError as error:
-            if error.code == "unauthorized":
-                self.failed_authentication(address)
+            failed = error.code == "unauthorized" and self.enabled
+            if failed and (wait := self.limits["auth_failure"].take(address)):
+                raise RateLimited("unknown tokens from this address", wait) from None
             raise
 
-    def before_authenticating(self, address: str) -> None:
-        """Refuse an address that has failed too often, before looking at its token."""
-        if self.enabled and (wait := self.limits["auth_failure"].wait(address)):
-            raise RateLimited("unknown tokens from this address", wait)
-
-    def failed_authentication(self, address: str) -> None:
-        if self.enabled:
-            self.limits["auth_failure"].take(address)
+    def allowance(self) -> Allowance | None:
+        """A new socket's allowance of pings, pongs and refused messages (None: unlimited)."""
+        return Allowance(CHATTER, self.clock) if self.enabled else None

@@ -17,7 +17,7 @@ from server.api import NewGame
 from server.rules import RULESETS
 from server.rules.core import Json
 from server.rules.roster import AddPlayer, AddPlayers
-from server.wire import MAX_SEQ
+from server.wire import MAX_DEPTH, MAX_SEQ
 
 REF = "#/components/schemas/{model}"
 TIME = {"type": "string", "pattern": r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$"}
@@ -54,6 +54,7 @@ ADDED = shape(
         "team": NULLABLE_STRING,
     }
 )
+WORKER = {"worker": {"type": "integer", "minimum": 0}}  # which one answered, under --workers N
 SHAPES: dict[str, Json] = {
     "Error": shape(
         {
@@ -65,7 +66,17 @@ SHAPES: dict[str, Json] = {
             )
         }
     ),
-    "Health": shape({"ok": {"const": True}}),
+    "Health": shape({"ok": {"const": True}}, WORKER),
+    "StoreFailing": shape(
+        {
+            "ok": {"const": False},
+            "store": {"const": "failing"},
+            "cause": {"type": "string"},
+            "since": {"type": "string"},
+            "refused": {"type": "integer", "minimum": 1},
+        },
+        WORKER,
+    ),
     "JoinOrigin": shape({"join_origin": {"type": "string", "pattern": "^https?://"}}),
     "Rulesets": {
         "type": "array",
@@ -142,7 +153,8 @@ ERRORS = {
     "404": "an unknown id named in the body or the query",
     "409": "refused by the rules in the game's current state",
     "413": "a body over 64 KiB",
-    "422": "not JSON; a field, a query parameter or the Host header is wrong",
+    "422": "not JSON, nested too deep or a control character in a string; a field, a query"
+    " parameter or the Host header is wrong",
     "429": "too many requests: retry after `Retry-After` seconds",
     "503": "the game could not be saved: retry with the same command_id",
 }
@@ -192,6 +204,35 @@ MALFORMED = {
 }
 
 
+# What the server refuses in any string of a body (docs/protocol.md, "Limits"): C0 and C1 control
+# characters and DEL. (`$` in ECMA-262, the dialect of JSON Schema, is the very end of the string.)
+NO_CONTROLS = "^[^\\u0000-\\u001f\\u007f-\\u009f]*$"
+BODY = (
+    f"A JSON object nested at most {MAX_DEPTH} levels deep (arrays and objects), with no control"
+    " character (U+0000-U+001F, U+007F-U+009F) in any string; else 422 `invalid`."
+)
+MAPS = ("properties", "$defs", "patternProperties")  # names to schemas, not schemas
+
+
+def plain(schema: Any) -> Any:
+    """A request's schema, every string in it stating that it holds no control character: a
+    pattern of its own, or beside the one it has already."""
+    if isinstance(schema, list):
+        return [plain(item) for item in schema]
+    if not isinstance(schema, dict):
+        return schema
+    result = {
+        key: {name: plain(value) for name, value in item.items()} if key in MAPS else plain(item)
+        for key, item in schema.items()
+    }
+    texts = result.get("type") == "string" and "enum" not in result and "const" not in result
+    if texts and "pattern" in result:
+        result["allOf"] = [*result.get("allOf", []), {"pattern": NO_CONTROLS}]
+    elif texts:
+        result["pattern"] = NO_CONTROLS
+    return result
+
+
 def operation(
     summary: str,
     responses: dict[str, Json],
@@ -205,7 +246,8 @@ def operation(
     if request is not None:
         result["requestBody"] = {
             "required": True,
-            "content": {"application/json": {"schema": request}},
+            "description": BODY,
+            "content": {"application/json": {"schema": plain(request)}},
         }
     if auth:
         result["security"] = [{"bearer": []}]
@@ -298,11 +340,18 @@ def spec(admin: bool, open_creation: bool) -> Json:
         "info": {"title": "Bij se", "version": "1", "description": "See docs/protocol.md."},
         "components": {
             "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer"}},
-            "schemas": {**defs, **SHAPES},
+            "schemas": {**plain(defs), **SHAPES},
         },
         "paths": {
             "/healthz": {
-                "get": operation("Liveness", {"200": answer("ok", ref("Health"))}, auth=False)
+                "get": operation(
+                    "Liveness, and whether the store takes writes",
+                    {
+                        "200": answer("ok", ref("Health")),
+                        "503": answer("the last write failed", ref("StoreFailing")),
+                    },
+                    auth=False,
+                )
             },
             "/api/openapi.json": {
                 "get": operation(

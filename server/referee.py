@@ -24,6 +24,7 @@ from server.hub import Hub
 from server.models import GameRow
 from server.rules import RULESETS
 from server.rules.core import Command, Context, Event, Json, Member, RuleError, Ruleset, fold
+from server.rules.grown import one_command
 from server.rules.roster import AddPlayers, decide_each, opening
 from server.scribe import Scribe
 from server.store import Append, Conflict, Store, Unavailable
@@ -297,19 +298,22 @@ class Referee:
     ) -> Answer:
         now = now_ms()
         ctx = Context(now=now, actor=actor, seq=table.seq + 1, seed=table.seed)
-        if isinstance(command, AddPlayers):
-            events = decide_each(table.ruleset, table.state, command.players, ctx)
-        else:
-            events = table.ruleset.decide(table.state, command, ctx)
+        with one_command():
+            if isinstance(command, AddPlayers):
+                events, state = decide_each(table.ruleset, table.state, command.players, ctx)
+            else:
+                events = table.ruleset.decide(table.state, command, ctx)
+                state = table.state
+                for event in events:
+                    state = table.ruleset.evolve(state, event)
+            touched = table.ruleset.parts.touched(table.state, events)
         append = Append(table.game_id, table.seq, events, now, actor.player_id, command_id)
-        touched = table.ruleset.parts.touched(table.state, events)
         tokens = []  # every member who joins gets a token
         for event in events:
             if event.type == "player_joined":
                 tokens.append(new_token())
                 append.tokens.append((tokens[-1], event.data["player_id"]))
-        for event in events:
-            table.state = table.ruleset.evolve(table.state, event)
+        table.state = state
         table.seq += len(events)
         table.waiting[table.seq] = (table.state, touched, told)
         seq = table.seq

@@ -6,21 +6,21 @@ together in one transaction. On SQLite, where a durable commit costs a disk flus
 A batch that fails for a reason of one of its appends (a conflict in one game, a value the
 database cannot hold) is written again apart, so that only that append and those decided on
 top of it fail; a database that is down fails the whole batch at once. An append decided on top
-of a write that failed fails too, unwritten, even when a later batch would take it.
+of a write that failed fails too, unwritten, even when a later batch would take it. A write that
+fails for the database's sake (or a bug's) is told to `failures`: the log and /healthz.
 """
 
 import asyncio
 import contextlib
-import logging
 from collections.abc import Callable
 
+from server.failures import Failures
 from server.store import Append, Conflict, Store, Unavailable, Unstorable
 
 # An append, the future its writer waits on, and the future of the write it was decided on top
 # of (None: the state on disk).
 Item = tuple[Append, asyncio.Future[None], asyncio.Future[None] | None]
 Batch = list[Item]
-logger = logging.getLogger("bijse.scribe")
 
 
 class Scribe:
@@ -30,6 +30,7 @@ class Scribe:
         self.queue: Batch = []
         self.wake = asyncio.Event()
         self.task: asyncio.Task[None] | None = None
+        self.failures = Failures()
 
     def start(self) -> None:
         self.task = asyncio.create_task(self.run(), name="scribe")
@@ -88,12 +89,13 @@ class Scribe:
             self.fail(kept, error)
             return False
         except Unavailable as error:
+            self.failures.failed(error.detail, len(kept))
             self.fail(kept, error)
             return False
-        except Exception:  # a bug; whichever append it lies in, the scribe must go on
-            logger.exception("an append failed")
+        except Exception as error:  # a bug; whichever append it lies in, the scribe must go on
             if len(kept) > 1:
                 return await self.commit_apart([[item] for item in kept])
+            self.failures.failed(f"a bug: {type(error).__name__}: {error}", 1, error)
             self.fail(kept, Unavailable("the append failed"))
             return False
         self.done(kept)
@@ -126,6 +128,7 @@ class Scribe:
         return kept
 
     def done(self, items: Batch) -> None:
+        self.failures.succeeded()
         self.written([append for append, _, _ in items])
         for _, future, _ in items:
             if not future.done():

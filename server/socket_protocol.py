@@ -4,15 +4,21 @@ A socket lives for hours and mostly waits. Per connection uvicorn keeps an `asyn
 received messages (four deques and an Event: about 2.4 KiB) and an `asyncio.Event` for flow
 control, and holds on to the handshake's request and response with all their headers. Here the
 queue is a list with one waiter, the event a flag with one waiter, and the handshake is let go
-once the socket is open. The behaviour is uvicorn's own: only the containers change.
+once the socket is open. The behaviour is uvicorn's own but for the limits on a peer that
+floods or does not read (below), and text that is not UTF-8, which closes the socket (1007) with
+one line in the log instead of a traceback.
 """
 
 import asyncio
 import logging
+from collections.abc import Callable
 from typing import Any
 
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+from websockets.frames import Frame
 from websockets.protocol import State
+
+from server.limits import Allowance, whole_seconds
 
 
 class Mailbox:
@@ -74,6 +80,11 @@ class Flag:
 
 
 WRITE = "bijse.write_text"  # the scope extension: a message written now, without awaiting
+PONG = b"\x8a"  # the first byte of a whole pong frame
+THROTTLE = "bijse.throttle"  # the scope extension: the socket's allowance of chatter, in force
+# How much of what a peer sent is parsed at a time: one read can bring 256 KiB, and that much of
+# the smallest frames (six bytes each), parsed at once, held the event loop for 0.2 s.
+PARSE = 2048
 # A peer that takes none of what is written to it for this long is cut off: a phone in a dead
 # spot reconnects with after=, and a client that never reads holds nothing for more than this.
 STALL_S = 30.0
@@ -81,10 +92,17 @@ logger = logging.getLogger("bijse.sockets")
 
 
 class LeanWebSocketProtocol(WebSocketsSansIOProtocol):
-    """uvicorn's protocol, with lean containers (above) and two more limits on a peer that does
-    not read. Once the transport's buffer is full (uvicorn stops sending there), a WebSocket
-    ping is not answered: websockets queues a pong for every ping, below the application, and
-    a client that pings and never reads grew the server by megabytes a second. And a peer that
+    """uvicorn's protocol, with lean containers (above) and limits on a peer that floods or
+    does not read.
+
+    What a peer sends is parsed PARSE bytes at a time, and no further while one of its messages
+    waits for the application (uvicorn stops reading then too, but parses the whole of a read
+    first). Once the application gives the socket an allowance (THROTTLE), WebSocket pings and
+    pongs spend from it as the application's pings and refused messages do; over it, a ping
+    gets no pong and nothing more of the peer is parsed or read for the whole seconds it must
+    wait. Once the transport's buffer is full (uvicorn stops sending there), a WebSocket ping is
+    not answered either: websockets queues a pong for every ping, below the application, and a
+    client that pings and never reads grew the server by megabytes a second. And a peer that
     stays full for STALL_S is aborted: a polite close would wait for it to read, forever."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -92,6 +110,78 @@ class LeanWebSocketProtocol(WebSocketsSansIOProtocol):
         self.queue = Mailbox()  # type: ignore[assignment]
         self.writable = Flag()  # type: ignore[assignment]
         self.stall: asyncio.TimerHandle | None = None
+        self.allowance: Allowance | None = None
+        self.throttled: asyncio.TimerHandle | None = None  # not read until it fires
+        self.unread = b""  # received, parsed up to `parsed`
+        self.parsed = 0
+
+    def data_received(self, data: bytes) -> None:
+        self.unread, self.parsed = self.unread[self.parsed :] + data, 0
+        self.parse()
+
+    def parse(self) -> None:
+        """Parse what the peer sent, PARSE bytes at a time, until one of its messages waits for
+        the application or it is throttled; read more from it only once all is parsed."""
+        while self.parsed < len(self.unread) and not (
+            self.read_paused or self.throttled or self.transport.is_closing()
+        ):
+            piece = self.unread[self.parsed : self.parsed + PARSE]
+            self.parsed += PARSE
+            super().data_received(piece)
+        if self.transport.is_closing():
+            self.unread, self.parsed = b"", 0  # none of the rest is wanted
+            return
+        if self.parsed >= len(self.unread):
+            self.unread, self.parsed = b"", 0
+        if self.read_paused or self.throttled or self.unread:
+            self.transport.pause_reading()
+        else:
+            self.transport.resume_reading()
+
+    def throttle(self, allowance: Allowance) -> Callable[[], float]:
+        """From now on the peer's WebSocket pings and pongs spend from `allowance`, and so does
+        every message the application counts with the function returned."""
+        self.allowance = allowance
+        return self.spend
+
+    def spend(self) -> float:
+        """One of the allowance, or the seconds until there is one: the peer is not read for
+        them (rounded up to whole seconds, as the application tells it)."""
+        wait = 0.0 if self.allowance is None else self.allowance.take()
+        if wait and self.throttled is None:
+            self.throttled = self.loop.call_later(whole_seconds(wait), self.unthrottle)
+        return wait
+
+    def unthrottle(self) -> None:
+        self.throttled = None
+        self.parse()
+
+    async def receive(self) -> Any:
+        """uvicorn's: the next message; once every message is taken, the peer is parsed on."""
+        message = await self.queue.get()
+        if self.read_paused and self.queue.empty():
+            self.read_paused = False
+            self.parse()
+        return message
+
+    def send_receive_event_to_app(self) -> None:
+        """uvicorn's, but text that is not UTF-8 is one line in the log, not a traceback."""
+        data = self.frames[0] if len(self.frames) == 1 else b"".join(self.frames)
+        self.frames = []
+        if self.close_sent:  # the application is past closing: the peer's close is awaited
+            return
+        if self.curr_msg_data_type == "bytes":
+            self.queue.put_nowait({"type": "websocket.receive", "bytes": data})
+        else:
+            try:
+                text = data.decode()
+            except UnicodeDecodeError:
+                logger.info("%s: a WebSocket text message that is not UTF-8; closed", self.client)
+                self.conn.send_close(1007, "text that is not UTF-8")
+                self.handle_parser_exception()
+                return
+            self.queue.put_nowait({"type": "websocket.receive", "text": text})
+        self.read_paused = True  # parse() reads no further until the application takes it
 
     def pause_writing(self) -> None:
         super().pause_writing()
@@ -105,9 +195,10 @@ class LeanWebSocketProtocol(WebSocketsSansIOProtocol):
             self.stall = None
 
     def connection_lost(self, exc: Exception | None) -> None:
-        if self.stall is not None:
-            self.stall.cancel()
-            self.stall = None
+        for timer in (self.stall, self.throttled):
+            if timer is not None:
+                timer.cancel()
+        self.stall = self.throttled = None
         super().connection_lost(exc)
 
     def cut_off(self) -> None:
@@ -116,22 +207,34 @@ class LeanWebSocketProtocol(WebSocketsSansIOProtocol):
         self.transport.abort()
 
     def handle_ping(self) -> None:
-        if self.writable.is_set():
-            super().handle_ping()
-        else:
-            self.conn.data_to_send()  # the pong, which the peer would not read: dropped
+        """uvicorn writes what websockets has queued: a pong for this ping and for each later
+        one parsed with it. Each spends from the allowance; over it, or when the peer does not
+        read, they are dropped."""
+        output = [
+            data
+            for data in self.conn.data_to_send()
+            if data[:1] != PONG or (self.writable.is_set() and not self.spend())
+        ]
+        self.transport.write(b"".join(output))
+
+    def handle_pong(self, event: Frame) -> None:
+        self.spend()
+        super().handle_pong(event)
 
     def handle_connect(self, event: Any) -> None:
         super().handle_connect(event)
         if hasattr(self, "scope"):
             extensions: dict[str, Any] = self.scope["extensions"]
             extensions[WRITE] = self.write_text
+            extensions[THROTTLE] = self.throttle
 
     async def send(self, message: Any) -> None:
         await super().send(message)
         if message["type"] == "websocket.accept":
             # The handshake is answered: its request and response are not needed again.
             self.request = self.response = None  # type: ignore[assignment]
+        elif message["type"] == "websocket.close" and self.unread:
+            self.parse()  # the peer's own close may be in what it sent already
 
     def write_text(self, texts: list[str]) -> bool:
         """Frame text messages and write them at once, in one write, if the socket is open and

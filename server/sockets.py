@@ -21,16 +21,16 @@ from server.hub import Screen
 from server.limits import Limits, RateLimited
 from server.referee import Referee, Table
 from server.rules.core import Json, Member, RuleError
-from server.socket_protocol import WRITE
+from server.socket_protocol import THROTTLE, WRITE
 from server.wire import (
     CONTROL,
     MAX_BODY,
     MAX_SEQ,
     load_json,
-    no_controls_in,
     parse_command,
     parse_json,
     plausible_token,
+    sound,
     whole_number,
 )
 
@@ -58,35 +58,48 @@ async def admit(
     game_id = websocket.path_params["gid"]
     offered = websocket.scope.get("subprotocols", [])
     await websocket.accept(subprotocol=SUBPROTOCOL if SUBPROTOCOL in offered else None)
+    limits: Limits = websocket.app.state.limits
+    limited = Limited(limits, websocket)  # from the first frame: a hello may be long in coming
     try:
         headers = Headers(scope=websocket.scope)  # not cached on the socket: see below
         if not origin.own(headers.get("origin"), headers.get("host"), public_url(websocket)):
             raise RuleError("forbidden", "this page's origin may not open the game's socket")
         after = websocket.query_params.get("after")
         held = None if after is None else whole_number(after, "after", MAX_SEQ)
-        limits: Limits = websocket.app.state.limits
-        address = websocket.client.host if websocket.client else "unknown"
 
         async def seat() -> tuple[Table, Member]:
             return await referee.seat(game_id, await token(websocket, offered))
 
-        table, member = await limits.authenticate(address, seat)
+        table, member = await limits.authenticate(limited.address, seat)
         table = await referee.fresh(game_id, held)
     except RuleError as error:
         await refuse(websocket, error)
         return None
     websocket.scope["headers"] = []  # read above; not kept for the hours the socket lives
-    return referee, table, member, held, Limited(limits, address)
+    return referee, table, member, held, limited
 
 
 class Limited:
-    """The rate limits, and the address a socket's commands count against."""
+    """The rate limits, the address a socket's commands count against, and the socket's own
+    allowance of what is not a command: pings, pongs and refused messages. Over it, the server
+    reads nothing more from the socket for the seconds the error tells (server/socket_protocol.py
+    stops reading and counts the WebSocket pings and pongs; without it, the count alone)."""
 
-    __slots__ = ("address", "limits")
+    __slots__ = ("address", "limits", "spend")
 
-    def __init__(self, limits: Limits, address: str) -> None:
+    def __init__(self, limits: Limits, websocket: WebSocket) -> None:
         self.limits = limits
-        self.address = address
+        self.address = websocket.client.host if websocket.client else "unknown"
+        allowance = limits.allowance()
+        throttle = websocket.scope["extensions"].get(THROTTLE)
+        self.spend: Callable[[], float] | None = (
+            None if allowance is None else throttle(allowance) if throttle else allowance.take
+        )
+
+    def over(self) -> RateLimited | None:
+        """Count a message that is not a command: over the allowance, the refusal it gets."""
+        wait = 0.0 if self.spend is None else self.spend()
+        return RateLimited("pings and refused messages on this socket", wait) if wait else None
 
 
 async def play(
@@ -177,6 +190,7 @@ async def answer(
     now goes out with the patches of that write)."""
     command_id = None
     acked = False
+    commanded = False  # counted as a command: its refusal is not chatter
 
     def told(seq: int) -> None:
         nonlocal acked
@@ -192,10 +206,12 @@ async def answer(
         body = load_json(text)
         kind = body.get("type")
         if kind == "ping":  # whatever else it holds
+            if over := limited.over():
+                raise over
             return {"type": "pong", "server_time": iso(now_ms())}
         if isinstance(body.get("command_id"), str) and not CONTROL.search(body["command_id"]):
             command_id = body["command_id"]  # named in any error from here on
-        no_controls_in(text, body)
+        sound(text, body)
         if kind != "command":
             raise RuleError("invalid", f"type: unknown message {kind!r}; send command or ping")
         unknown = set(body) - {"type", "command_id", "command"}
@@ -203,6 +219,7 @@ async def answer(
             raise RuleError("invalid", f"{', '.join(sorted(unknown))}: unknown field")
         if not isinstance(body.get("command"), dict):
             raise RuleError("invalid", "command: an object with the command's type and fields")
+        commanded = True
         limited.limits.command(f"{game_id}/{member.player_id}", limited.address)
         table = await referee.table(game_id)
         command_id, command = parse_command(
@@ -210,6 +227,8 @@ async def answer(
         )
         result = await referee.execute(game_id, member, command_id, command, told)
     except RuleError as error:
+        if not commanded and not isinstance(error, RateLimited):
+            error = limited.over() or error
         return refusal(command_id, error)
     except Exception:  # a bug: the socket and the others on it go on, as HTTP answers 500
         logger.exception("a WebSocket message failed")

@@ -11,6 +11,9 @@ from server.rules.core import Command, Json, RuleError, Ruleset
 from server.validation import invalid
 
 MAX_BODY = 64 * 1024  # a command is a few hundred bytes; a pasted list of names a few KiB
+# Arrays and objects inside each other in a body or message: a socket's command needs four.
+# The checks below walk no deeper, and orjson itself reads no deeper than 1,024.
+MAX_DEPTH = 32
 MAX_SEQ = 2**31 - 1  # the events table's seq is a 32-bit integer on PostgreSQL
 
 
@@ -56,18 +59,22 @@ def plausible_token(text: str | None) -> bool:
     return text is not None and TOKEN.fullmatch(text) is not None
 
 
-def no_controls(value: Any, where: str = "") -> None:
-    """Every string of a body, keys included, is free of control characters."""
+def no_controls(value: Any, where: str = "", depth: int = 0) -> None:
+    """Every string of a body, keys included, is free of control characters, and the body is
+    nested at most MAX_DEPTH deep (so the walk is too)."""
     if isinstance(value, str):
         if CONTROL.search(value):
             raise RuleError("invalid", f"{where or 'body'}: control characters are not allowed")
-    elif isinstance(value, dict):
-        for key, item in value.items():
-            no_controls(key, where)
-            no_controls(item, f"{where}.{key}" if where else key)
-    elif isinstance(value, list):
-        for n, item in enumerate(value):
-            no_controls(item, f"{where}.{n}" if where else str(n))
+    elif isinstance(value, dict | list):
+        if depth == MAX_DEPTH:
+            raise RuleError("invalid", f"{where or 'body'}: nested deeper than {MAX_DEPTH} levels")
+        if isinstance(value, dict):
+            for key, item in value.items():
+                no_controls(key, where)
+                no_controls(item, f"{where}.{key}" if where else key, depth + 1)
+        else:
+            for n, item in enumerate(value):
+                no_controls(item, f"{where}.{n}" if where else str(n), depth + 1)
 
 
 # JSON holds no raw C0 control character in a string: a decoded string can hold a control
@@ -76,22 +83,30 @@ MAYBE_CONTROL = re.compile(r"[\\\x7f-\x9f]")
 MAYBE_CONTROL_UTF8 = re.compile(rb"[\\\x7f]|\xc2[\x80-\x9f]")
 
 
-def no_controls_in(raw: bytes | str, body: Json) -> None:
+def sound(raw: bytes | str, body: Json) -> None:
     """`no_controls(body)`, where `body` was read from `raw`: not walked when the text shows
-    that no string of it can hold one (a command, almost always)."""
-    maybe = MAYBE_CONTROL.search(raw) if isinstance(raw, str) else MAYBE_CONTROL_UTF8.search(raw)
-    if maybe is not None:
+    that no string of it can hold a control character and that it opens too few arrays and
+    objects to be nested too deep (a command, almost always)."""
+    if isinstance(raw, str):
+        maybe = MAYBE_CONTROL.search(raw) is not None
+        opened = raw.count("{") + raw.count("[")
+    else:
+        maybe = MAYBE_CONTROL_UTF8.search(raw) is not None
+        opened = raw.count(b"{") + raw.count(b"[")
+    if maybe or opened > MAX_DEPTH:
         no_controls(body)
 
 
 def parse_json(raw: bytes | str) -> Json:
-    """A JSON object of at most MAX_BODY bytes, without a control character in any string."""
+    """A JSON object of at most MAX_BODY bytes, nested at most MAX_DEPTH deep, without a
+    control character in any string."""
     body = load_json(raw)
-    no_controls_in(raw, body)
+    sound(raw, body)
     return body
 
 
 def load_json(raw: bytes | str) -> Json:
+    """A JSON object of at most MAX_BODY bytes, not checked further: `sound` is next."""
     if len(raw) > MAX_BODY:
         raise RuleError("too_large", f"the body is over {MAX_BODY} bytes")
     try:

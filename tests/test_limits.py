@@ -1,16 +1,19 @@
 """The rate limits' buckets, on a clock the test moves."""
 
+import asyncio
 import json
 import math
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
 import websockets
 
-from server.limits import KEYS, RATES, Limit, Limits, Rate, RateLimited
+from server.limits import CHATTER, KEYS, RATES, Limit, Limits, Rate, RateLimited
+from server.rules.core import RuleError
 from tests.client import Game
 from tests.conftest import serve
 
@@ -52,24 +55,54 @@ def test_over_the_limit_is_rate_limited_with_whole_seconds_to_wait() -> None:
     limits.take("create_game", "10.0.0.2", "games")  # another address is not held up
 
 
-def test_failed_authentications_close_an_address_until_they_refill() -> None:
+async def test_unknown_tokens_are_refused_429_once_an_address_failed_too_often() -> None:
     clock = Clock()
     limits = Limits(enabled=True, clock=clock)
-    for _ in range(RATES["auth_failure"].burst):
-        limits.before_authenticating("10.0.0.1")
-        limits.failed_authentication("10.0.0.1")
-    with pytest.raises(RateLimited):
-        limits.before_authenticating("10.0.0.1")
+
+    async def unknown() -> None:
+        raise RuleError("unauthorized", "unknown token")
+
+    async def known() -> str:
+        return "seated"
+
+    async def answer(seat: Any, address: str = "10.0.0.1") -> str:
+        try:
+            return str(await limits.authenticate(address, seat))
+        except RuleError as error:
+            return error.code
+
+    burst = RATES["auth_failure"].burst
+    assert [await answer(unknown) for _ in range(burst + 2)] == ["unauthorized"] * burst + [
+        "rate_limited"
+    ] * 2
+    assert await answer(known) == "seated"  # a good token of that address is let in
+    assert await answer(unknown, "10.0.0.2") == "unauthorized"  # another address is not held up
     clock.now += 1 / RATES["auth_failure"].per_second
-    limits.before_authenticating("10.0.0.1")
+    assert await answer(unknown) == "unauthorized"
 
 
-def test_switched_off_nothing_is_limited() -> None:
+async def test_switched_off_nothing_is_limited() -> None:
     limits = Limits(enabled=False, clock=Clock())
+
+    async def unknown() -> None:
+        raise RuleError("unauthorized", "unknown token")
+
     for _ in range(10 * RATES["create_game"].burst):
         limits.take("create_game", "10.0.0.1", "games")
-        limits.failed_authentication("10.0.0.1")
-        limits.before_authenticating("10.0.0.1")
+        with pytest.raises(RuleError) as refused:
+            await limits.authenticate("10.0.0.1", unknown)
+        assert refused.value.code == "unauthorized"
+    assert limits.allowance() is None
+
+
+def test_a_sockets_allowance_gives_its_burst_then_its_rate() -> None:
+    clock = Clock()
+    allowance = Limits(enabled=True, clock=clock).allowance()
+    assert allowance is not None
+    assert [allowance.take() for _ in range(CHATTER.burst)] == [0] * CHATTER.burst
+    assert allowance.take() == pytest.approx(1 / CHATTER.per_second)
+    clock.now += 1 / CHATTER.per_second
+    assert allowance.take() == 0
 
 
 def test_the_environment_switches_them_off(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -111,7 +144,9 @@ async def test_creating_games_is_limited_per_address(limited: str) -> None:
     assert int(answers[-1].headers["retry-after"]) == 60
 
 
-async def test_unknown_tokens_close_the_address_then_even_a_good_token_waits(limited: str) -> None:
+async def test_unknown_tokens_are_limited_but_a_good_token_of_their_address_is_not(
+    limited: str,
+) -> None:
     async with httpx.AsyncClient(base_url=limited) as http:
         game = await Game.create(http)
         guesses = [
@@ -119,17 +154,18 @@ async def test_unknown_tokens_close_the_address_then_even_a_good_token_waits(lim
             for n in range(RATES["auth_failure"].burst + 2)
         ]
         good = await http.get(f"/api/games/{game.game_id}/view", headers=bearer(game.organizer))
-        async with websockets.connect(
-            f"{limited.replace('http', 'ws', 1)}/ws/games/{game.game_id}?token={game.organizer}"
-        ) as ws:
+        socket = f"{limited.replace('http', 'ws', 1)}/ws/games/{game.game_id}"
+        async with websockets.connect(f"{socket}?token=guess") as ws:
             message = json.loads(await ws.recv())
             with pytest.raises(websockets.ConnectionClosed):
                 await ws.recv()
             assert ws.close_code == 4429
+        async with websockets.connect(f"{socket}?token={game.organizer}") as ws:
+            assert json.loads(await ws.recv())["type"] == "view"
     statuses = [g.status_code for g in guesses]
     assert statuses[: RATES["auth_failure"].burst] == [401] * RATES["auth_failure"].burst
     assert all(refused(g) for g in guesses[RATES["auth_failure"].burst :])
-    assert refused(good)
+    assert good.status_code == 200
     assert message["type"] == "error" and message["code"] == "rate_limited"
     assert message["retry_after"] >= 1
 
@@ -167,3 +203,24 @@ async def test_commands_are_limited_per_phone_over_http_and_websocket(limited: s
             assert message["retry_after"] >= 1
             await ws.send(json.dumps({"type": "ping"}))  # the socket stays open
             assert json.loads(await ws.recv())["type"] == "pong"
+
+
+async def test_a_sockets_pings_and_refused_messages_are_limited_and_it_stays_open(
+    limited: str,
+) -> None:
+    async with httpx.AsyncClient(base_url=limited) as http:
+        game = await Game.create(http)
+    url = f"{limited.replace('http', 'ws', 1)}/ws/games/{game.game_id}?token={game.organizer}"
+    async with websockets.connect(url) as ws:
+        await ws.recv()  # the view
+        for _ in range(CHATTER.burst):
+            await ws.send(json.dumps({"type": "ping"}))
+        answers = [json.loads(await ws.recv())["type"] for _ in range(CHATTER.burst)]
+        await ws.send("not JSON")  # refused: over the allowance, as rate_limited
+        over = json.loads(await ws.recv())
+        await asyncio.sleep(over["retry_after"])
+        await ws.send(json.dumps({"type": "ping"}))
+        again = json.loads(await ws.recv())
+    assert answers == ["pong"] * CHATTER.burst
+    assert over["code"] == "rate_limited" and over["retry_after"] >= 1, over
+    assert again["type"] == "pong"

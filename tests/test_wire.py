@@ -8,7 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from server.rules.core import RuleError
-from server.wire import no_controls, parse_json
+from server.wire import MAX_DEPTH, no_controls, parse_json
 
 KEYS = st.text(max_size=4)
 BODIES = st.dictionaries(
@@ -48,3 +48,17 @@ def test_parse_json_refuses_exactly_what_has_a_control_character(body: dict[str,
 def test_each_kind_of_control_character_is_refused(text: str) -> None:
     for raw in (orjson.dumps({"name": text}), json.dumps({text: 1}, ensure_ascii=False)):
         assert refused(parse_json, raw)
+
+
+@pytest.mark.parametrize("escape", ["", r"\\", r"\u0041"])
+def test_a_body_is_nested_at_most_max_depth_deep_however_deep_it_comes(escape: str) -> None:
+    def nested(levels: int) -> str:  # an object, and arrays in it
+        inner = "[" * (levels - 1) + "]" * (levels - 1)
+        return f'{{"s": "x{escape}", "a": {inner}}}'
+
+    assert not refused(parse_json, nested(MAX_DEPTH))
+    for levels in (MAX_DEPTH + 1, 1000, 1024, 1025, 5000):
+        with pytest.raises(RuleError) as refusal:
+            parse_json(nested(levels))
+        assert refusal.value.code == "invalid"
+        assert "nested deeper" in refusal.value.message or "malformed" in refusal.value.message

@@ -479,6 +479,7 @@ export default {
   "error.raid_expired": "Nájezd vypršel: čekal na signál příliš dlouho. Až bude signál, zkus to znovu.",
   "error.card-duel.too_soon": "Odejít ze souboje půjde až po odpočtu.",
   "error.opponent_picked": "Soupeř už vybral – vyber kartu.",
+  "error.game_full": "Hra je plná: víc členů už nepřijme.",
   "error.game_not_running": "Hra neběží.",
   "error.busy": "Ten hráč (nebo ty) je právě v souboji.",
   "error.stunned": "Omráčený hráč nemůže vyzývat ani být vyzván.",

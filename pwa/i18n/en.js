@@ -417,6 +417,7 @@ export default {
   "error.raid_expired": "The raid expired: it waited too long for a signal. Try again once there is one.",
   "error.card-duel.too_soon": "Leaving the duel is possible once the countdown ends.",
   "error.opponent_picked": "The opponent has picked – pick a card.",
+  "error.game_full": "The game is full: it takes no more members.",
   "error.game_not_running": "The game is not running.",
   "error.busy": "That player (or you) is in a duel right now.",
   "error.stunned": "A stunned player cannot challenge or be challenged.",

@@ -8,7 +8,6 @@ every draw from the log: each event that used chance carries
 `{"die": 6, "value": 4}` or `{"shuffle": 52, "order": [...]}` (a permutation of range(52)).
 """
 
-import hashlib
 import hmac
 from typing import Any
 
@@ -28,7 +27,7 @@ class Chance:
     def number(self) -> int:
         message = f"{self.stream}:{self.counter}".encode()
         self.counter += 1
-        return int.from_bytes(hmac.new(self.seed, message, hashlib.sha256).digest()[:8], "big")
+        return int.from_bytes(hmac.digest(self.seed, message, "sha256")[:8], "big")
 
     def below(self, bound: int) -> int:
         """A uniform whole number in [0, bound)."""

@@ -8,8 +8,11 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, Literal, Protocol, Typ
 
 from pydantic import BaseModel, ConfigDict
 
+from server.rules.grown import one_command
+
 if TYPE_CHECKING:
     from server.rules.chance import Chance
+    from server.rules.rows import Rows
 
 Role = Literal["organizer", "leader", "player", "spectator"]
 ROLES: tuple[Role, ...] = ("organizer", "leader", "player", "spectator")
@@ -95,12 +98,15 @@ class Sight(Generic[S]):
     names the members whose private part the events, decided on the state `before`, may have
     changed (None: anybody's). For every viewer,
     view(state, viewer, now) == {**shared(state, audience(viewer), now), **private(...)}.
+    `rows(audience)` describes a shared part that grows with the game (the organizer's) a row at
+    a time, so that a change costs the rows it touches (None: the part is small, computed whole).
     """
 
     audience: Callable[[Member], str]
     shared: Callable[[S, str, int], Json]
     private: Callable[[S, Member, int], Json]
     touched: Callable[[S, list[Event]], set[str] | None]
+    rows: "Callable[[str], Rows[S] | None]" = lambda audience: None
 
 
 @dataclass(frozen=True)
@@ -133,10 +139,14 @@ class Ruleset(Generic[S]):
 
 
 def mentioned(state: HasRoster, events: list[Event]) -> set[str]:
-    """The members named anywhere in the events' data (as a value or a key)."""
+    """The members named anywhere in the events' data (as a value or a key), and the members
+    who join by them."""
     found: set[str] = set()
     members = state.roster.members
     for event in events:
+        if event.type == "player_joined":  # names nobody else: its data is the newcomer's
+            found.add(event.data["player_id"])
+            continue
         scan(event.data, members, found)
     return found
 
@@ -217,6 +227,7 @@ def fold(ruleset: Ruleset[Any], events: list[Event], state: Any = None) -> Any:
     if state is None:
         state = ruleset.initial_state(events[0].data["config"])
     evolve = ruleset.evolve
-    for event in events:
-        state = evolve(state, event)
+    with one_command():  # only the last state is kept: its dicts grow in place
+        for event in events:
+            state = evolve(state, event)
     return state

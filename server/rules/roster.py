@@ -18,11 +18,16 @@ from server.rules.core import (
     S,
     replace,
 )
+from server.rules.grown import grow, one_command
 from server.rules.keyed import keyed
 
 Status = Literal["lobby", "running", "ended"]
 # Four characters a player can read off a phone and type in a forest: no 0/O, 1/I/L, 2/Z, 5/S, 8/B.
 CODE_ALPHABET = "ACDEFGHJKMNPQRTUVWXY34679"
+
+# Twelve times the biggest festival in view (5,000): each member costs memory and every view of
+# the organizer's, and a list added at once copies the roster's dicts once.
+MAX_MEMBERS = 60_000
 
 Name = Field(min_length=1, max_length=40, pattern=r"\S")
 
@@ -83,8 +88,12 @@ def require_not_ended(roster: Roster) -> None:
 
 
 def new_code(roster: Roster, ctx: Context) -> str:
+    """One draw below 25⁴ a try, written in base 25 with the alphabet as its digits (a draw a
+    character made a list of 500 added to a game of 50,000 draw four times as long)."""
+    base = len(CODE_ALPHABET)
     while True:
-        code = "".join(CODE_ALPHABET[ctx.chance.below(len(CODE_ALPHABET))] for _ in range(4))
+        number = ctx.chance.below(base**4)
+        code = "".join(CODE_ALPHABET[number // base**k % base] for k in (3, 2, 1, 0))
         if code not in roster.codes:
             return code
 
@@ -93,6 +102,8 @@ def decide(roster: Roster, command: Command, ctx: Context) -> list[Event]:
     """The common commands; a ruleset adds its own events around these."""
     if isinstance(command, AddPlayer):
         require_not_ended(roster)
+        if len(roster.members) >= MAX_MEMBERS:
+            raise RuleError("game_full", f"a game has at most {MAX_MEMBERS:,} members")
         member = {
             "player_id": ctx.new_id("p"),
             "name": command.name.strip(),
@@ -113,17 +124,19 @@ def decide(roster: Roster, command: Command, ctx: Context) -> list[Event]:
 
 def decide_each(
     ruleset: "Ruleset[S]", state: S, commands: list[AddPlayer], ctx: Context
-) -> list[Event]:
+) -> tuple[list[Event], S]:
     """Several commands as one: each is decided on the state the ones before it left, at the
-    seq its first event gets, so its ids and draws are those it would get sent alone."""
+    seq its first event gets, so its ids and draws are those it would get sent alone. Answers
+    the events and the state after them."""
     events: list[Event] = []
-    for command in commands:
-        step = Context(now=ctx.now, actor=ctx.actor, seq=ctx.seq + len(events), seed=ctx.seed)
-        decided = ruleset.decide(state, command, step)
-        for event in decided:
-            state = ruleset.evolve(state, event)
-        events += decided
-    return events
+    with one_command():
+        for command in commands:
+            step = Context(now=ctx.now, actor=ctx.actor, seq=ctx.seq + len(events), seed=ctx.seed)
+            decided = ruleset.decide(state, command, step)
+            for event in decided:
+                state = ruleset.evolve(state, event)
+            events += decided
+    return events, state
 
 
 def evolve(roster: Roster, event: Event) -> Roster:
@@ -141,8 +154,8 @@ def evolve(roster: Roster, event: Event) -> Roster:
         member = Member(data["player_id"], data["name"], data["role"], data["team"], data["code"])
         return replace(
             roster,
-            members={**roster.members, member.player_id: member},
-            codes={**roster.codes, member.code: member.player_id},
+            members=grow(roster.members, {member.player_id: member}),
+            codes=grow(roster.codes, {member.code: member.player_id}),
         )
     if event.type == "game_started":
         return replace(roster, status="running")

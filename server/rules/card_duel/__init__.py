@@ -5,7 +5,7 @@ from server.rules.card_duel.commands import COMMANDS
 from server.rules.card_duel.decide import decide
 from server.rules.card_duel.evolve import evolve, initial_state
 from server.rules.card_duel.state import CardDuel, Config
-from server.rules.card_duel.view import audience, private, shared, touched, view
+from server.rules.card_duel.view import audience, private, rows, shared, touched, view
 from server.rules.core import Ruleset, Sight
 
 RULESET: Ruleset[CardDuel] = Ruleset(
@@ -17,5 +17,5 @@ RULESET: Ruleset[CardDuel] = Ruleset(
     decide=decide,
     evolve=evolve,
     view=view,
-    sight=Sight(audience=audience, shared=shared, private=private, touched=touched),
+    sight=Sight(audience=audience, shared=shared, private=private, touched=touched, rows=rows),
 )

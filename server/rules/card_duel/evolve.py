@@ -8,6 +8,7 @@ from server.rules import roster
 from server.rules.card_duel.cards import Card
 from server.rules.card_duel.state import CardDuel, Config, Duel, Fighter, Outcome, Round
 from server.rules.core import Event, Json, replacer
+from server.rules.grown import grow
 
 # Each class's own `replace`, bound once: replaying a long log calls them for nearly every event.
 new_state: Callable[..., CardDuel] = replacer(CardDuel)
@@ -32,10 +33,8 @@ def cards(data: list[Json]) -> tuple[Card, ...]:
 
 def with_fighters(state: CardDuel, *fighters: Fighter, **changes: Any) -> CardDuel:
     """The state with these fighters changed (and any other fields in one go)."""
-    fighters_now = state.fighters.copy()
-    for fighter in fighters:
-        fighters_now[fighter.player_id] = fighter
-    return new_state(state, fighters=fighters_now, **changes)
+    changed = grow(state.fighters, {fighter.player_id: fighter for fighter in fighters})
+    return new_state(state, fighters=changed, **changes)
 
 
 def joined(state: CardDuel, event: Event) -> CardDuel:

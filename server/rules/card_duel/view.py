@@ -1,9 +1,12 @@
 """What each viewer of a card-duel game may see: the only door out of the state."""
 
+from collections.abc import Iterator
+
 from server.clock import iso, iso_or_none
 from server.rules.card_duel.state import CardDuel, Duel, Fighter
 from server.rules.core import Event, Json, Member, mentioned
-from server.rules.roster import game_view, member_view, members_view, onlooker_view
+from server.rules.roster import game_view, member_view, onlooker_view
+from server.rules.rows import Collection, Made, Row, Rows
 
 
 def view(state: CardDuel, viewer: Member, now: int) -> Json:
@@ -16,23 +19,75 @@ def audience(viewer: Member) -> str:
 
 
 def shared(state: CardDuel, audience: str, now: int) -> Json:
-    result: Json = {"game": game_view(state.roster)}
     if audience == "organizer":
-        members = state.roster.members
-        result["players"] = {
-            f.player_id: {
-                "name": members[f.player_id].name,
-                "code": members[f.player_id].code,
-                "challengeable": state.challengeable(f, now),
-                **status(f),
-                "duel_id": state.active_duel(f, now) and f.duel_id,
-            }
-            for f in state.fighters.values()
-        }
-        duels = (d for d in state.duels.values() if not d.expired(now))
-        result["duels"] = {d.duel_id: duel_view(d) for d in duels}
-        result["members"] = members_view(state.roster)
-    return result
+        return CONSOLE.whole(state, now)
+    return head(state, now)
+
+
+def rows(audience: str) -> Rows[CardDuel] | None:
+    return CONSOLE if audience == "organizer" else None
+
+
+def head(state: CardDuel, now: int) -> Json:
+    return {"game": game_view(state.roster)}
+
+
+def player_row(state: CardDuel, player_id: str, now: int) -> Made:
+    """An organizer's row of a fighter; it changes with time when a stun, a free leave or the
+    duel's deadline runs out."""
+    f = state.fighters.get(player_id)
+    if f is None:
+        return None, None
+    member = state.roster.members[player_id]
+    duel = state.active_duel(f, now)
+    row = {
+        "name": member.name,
+        "code": member.code,
+        "challengeable": state.challengeable(f, now),
+        **status(f),
+        "duel_id": duel and f.duel_id,
+    }
+    ends = (f.stunned_until, f.immune_until, duel.deadline if duel else None)
+    return row, min((t for t in ends if t is not None and t > now), default=None)
+
+
+def duel_row(state: CardDuel, duel_id: str, now: int) -> Made:
+    """A duel in progress, picks included, until its deadline passes."""
+    duel = state.duels.get(duel_id)
+    if duel is None or duel.expired(now):
+        return None, None
+    return duel_view(duel), duel.deadline
+
+
+def member_row(state: CardDuel, player_id: str, now: int) -> Made:
+    member = state.roster.members.get(player_id)
+    return (None if member is None else member_view(member)), None
+
+
+def named(state: CardDuel, touched: set[str], shown: Json) -> Iterator[Row]:
+    """A touched member's rows, and the duel its fighter is in now or was in when last shown."""
+    fighters, shown_players = state.fighters, shown["players"]
+    for player_id in touched:
+        yield "players", player_id
+        yield "members", player_id
+        fighter = fighters.get(player_id)
+        if fighter is not None and fighter.duel_id:
+            yield "duels", fighter.duel_id
+        before = shown_players.get(player_id)
+        if before is not None and before["duel_id"]:
+            yield "duels", before["duel_id"]
+
+
+# The organizer's console: every fighter, duel and member, kept a row at a time.
+CONSOLE: Rows[CardDuel] = Rows(
+    head=head,
+    collections={
+        "players": Collection(lambda state: state.fighters, player_row),
+        "duels": Collection(lambda state: state.duels, duel_row),
+        "members": Collection(lambda state: state.roster.members, member_row),
+    },
+    named=named,
+)
 
 
 def private(state: CardDuel, viewer: Member, now: int) -> Json:

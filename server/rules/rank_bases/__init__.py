@@ -6,7 +6,7 @@ from server.rules.rank_bases.commands import COMMANDS
 from server.rules.rank_bases.decide import decide
 from server.rules.rank_bases.evolve import evolve, initial_state
 from server.rules.rank_bases.state import Config, RankBases
-from server.rules.rank_bases.view import audience, private, shared, touched, view
+from server.rules.rank_bases.view import audience, private, rows, shared, touched, view
 
 RULESET: Ruleset[RankBases] = Ruleset(
     id="rank-bases",
@@ -17,5 +17,5 @@ RULESET: Ruleset[RankBases] = Ruleset(
     decide=decide,
     evolve=evolve,
     view=view,
-    sight=Sight(audience=audience, shared=shared, private=private, touched=touched),
+    sight=Sight(audience=audience, shared=shared, private=private, touched=touched, rows=rows),
 )

@@ -2,6 +2,7 @@
 
 from server.rules import roster
 from server.rules.core import Event, Json, replace
+from server.rules.grown import grow
 from server.rules.rank_bases.state import (
     Base,
     Config,
@@ -68,7 +69,8 @@ RAID_ENDS: dict[str, RaidState] = {"raid_won": "won", "raid_lost": "lost", "raid
 
 
 def with_players(state: RankBases, *players: Player) -> RankBases:
-    return replace(state, players={**state.players, **{p.player_id: p for p in players}})
+    changed = grow(state.players, {p.player_id: p for p in players})
+    return replace(state, players=changed)
 
 
 def with_raid(state: RankBases, raid: Raid) -> RankBases:

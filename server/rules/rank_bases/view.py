@@ -4,9 +4,13 @@ A rank is secret: a player sees their own, a leader their team's, the organizer 
 duellist the opponent's rank in the last duel they fought (the papers were shown).
 """
 
+from collections.abc import Iterator
+from functools import cache
+
 from server.rules.core import Event, Json, Member, mentioned
 from server.rules.rank_bases.state import Duel, Part, Player, Raid, RankBases
-from server.rules.roster import game_view, member_view, members_view, onlooker_view
+from server.rules.roster import game_view, member_view, onlooker_view
+from server.rules.rows import Collection, Made, Row, Rows
 
 OPEN_RAID = ("awaiting_defenders", "won")
 
@@ -23,51 +27,134 @@ def audience(viewer: Member) -> str:
 
 
 def shared(state: RankBases, audience: str, now: int) -> Json:
-    result: Json = {
+    kept = rows(audience)
+    if kept is not None:
+        return kept.whole(state, now)
+    role, _, team = audience.partition(":")
+    if role == "player" and team in state.bases:
+        return {**common(state), "incoming_raids": incoming(state, team)}
+    return common(state)
+
+
+def common(state: RankBases) -> Json:
+    """What every audience sees."""
+    return {
         "game": game_view(state.roster),
         "scores": {team_id: base.score for team_id, base in state.bases.items()},
         "trees": {team_id: parts(base.tree) for team_id, base in state.bases.items()},
         "winners": winners(state),
     }
+
+
+@cache
+def rows(audience: str) -> Rows[RankBases] | None:
+    """The organizer's console and a leader's team grow with the game: kept a row at a time.
+    A team's players share the raids on their base, which are few."""
     role, _, team = audience.partition(":")
     if role == "organizer":
-        members = state.roster.members
-        result["players"] = {
-            p.player_id: {
-                "name": members[p.player_id].name,
-                "code": members[p.player_id].code,
-                "team_id": p.team_id,
-                **status(p),
-                "duel_id": p.duel_id,
-                "raid_id": p.raid_id,
-            }
-            for p in state.players.values()
-        }
-        result["members"] = members_view(state.roster)
-        result["stashes"] = {t: parts(b.stash) for t, b in state.bases.items()}
-        result["piles"] = {
+        return CONSOLE
+    return team_rows(team) if role == "leader" else None
+
+
+def console_head(state: RankBases, now: int) -> Json:
+    return {
+        **common(state),
+        "stashes": {t: parts(b.stash) for t, b in state.bases.items()},
+        "piles": {
             t: {p.paper_id: {"player_id": p.player_id, "team_id": p.team_id} for p in b.pile}
             for t, b in state.bases.items()
+        },
+    }
+
+
+def player_row(state: RankBases, player_id: str, now: int) -> Made:
+    p = state.players.get(player_id)
+    if p is None:
+        return None, None
+    member = state.roster.members[player_id]
+    row = {
+        "name": member.name,
+        "code": member.code,
+        "team_id": p.team_id,
+        **status(p),
+        "duel_id": p.duel_id,
+        "raid_id": p.raid_id,
+    }
+    return row, None
+
+
+def duel_row(state: RankBases, duel_id: str, now: int) -> Made:
+    d = state.duels.get(duel_id)
+    return (None if d is None else {"challenger": d.players[0], "target": d.players[1]}), None
+
+
+def raid_row(state: RankBases, raid_id: str, now: int) -> Made:
+    r = state.raids.get(raid_id)
+    if r is None:
+        return None, None
+    return {**raid_view(r), "attacker": r.attacker, "order": list(r.order)}, None
+
+
+def member_row(state: RankBases, player_id: str, now: int) -> Made:
+    member = state.roster.members.get(player_id)
+    return (None if member is None else member_view(member)), None
+
+
+def named(state: RankBases, touched: set[str], shown: Json) -> Iterator[Row]:
+    """A touched member's rows, and the duel and raid its player is in now or was in when last
+    shown."""
+    players, shown_players = state.players, shown["players"]
+    for player_id in touched:
+        yield "players", player_id
+        yield "members", player_id
+        player = players.get(player_id)
+        before = shown_players.get(player_id, {})
+        for duel_id in {player and player.duel_id, before.get("duel_id")}:
+            if duel_id:
+                yield "duels", duel_id
+        for raid_id in {player and player.raid_id, before.get("raid_id")}:
+            if raid_id:
+                yield "raids", raid_id
+
+
+CONSOLE: Rows[RankBases] = Rows(
+    head=console_head,
+    collections={
+        "players": Collection(lambda state: state.players, player_row),
+        "members": Collection(lambda state: state.roster.members, member_row),
+        "duels": Collection(lambda state: state.duels, duel_row),
+        "raids": Collection(lambda state: state.raids, raid_row),
+    },
+    named=named,
+)
+
+
+def team_rows(team: str) -> Rows[RankBases]:
+    """A leader's audience: the team's players a row each, beside what the team's players see
+    and the team's stash."""
+
+    def head(state: RankBases, now: int) -> Json:
+        if team not in state.bases:
+            return common(state)
+        return {
+            **common(state),
+            "incoming_raids": incoming(state, team),
+            "stash": parts(state.bases[team].stash),
         }
-        result["duels"] = {
-            d.duel_id: {"challenger": d.players[0], "target": d.players[1]}
-            for d in state.duels.values()
-        }
-        result["raids"] = {
-            r.raid_id: {**raid_view(r), "attacker": r.attacker, "order": list(r.order)}
-            for r in state.raids.values()
-        }
-    elif role in ("player", "leader") and team in state.bases:
-        result["incoming_raids"] = incoming(state, team)
-        if role == "leader":
-            members = state.roster.members
-            result["team"] = {
-                p.player_id: {"name": members[p.player_id].name, **status(p)}
-                for p in state.players.values()
-                if p.team_id == team
-            }
-            result["stash"] = parts(state.bases[team].stash)
-    return result
+
+    def ids(state: RankBases) -> Iterator[str]:
+        return (p.player_id for p in state.players.values() if p.team_id == team)
+
+    def row(state: RankBases, player_id: str, now: int) -> Made:
+        p = state.players.get(player_id)
+        if p is None or p.team_id != team:
+            return None, None
+        return {"name": state.roster.members[player_id].name, **status(p)}, None
+
+    def team_named(state: RankBases, touched: set[str], shown: Json) -> Iterator[Row]:
+        return (("team", player_id) for player_id in touched)
+
+    return Rows(head=head, collections={"team": Collection(ids, row)}, named=team_named)
 
 
 def private(state: RankBases, viewer: Member, now: int) -> Json:
