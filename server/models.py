@@ -1,29 +1,14 @@
 """The tables. The events table is the truth; games, tokens and snapshots are plain tables beside
 it."""
 
-from sqlalchemy import BigInteger, Column, Index, LargeBinary, Text, text
+from sqlalchemy import BigInteger, Column, LargeBinary, Text
 from sqlmodel import Field, SQLModel
-
-# A command id is on its command's last event only: the other events hold none, and need no entry.
-COMMANDED = text("command_id IS NOT NULL")
 
 
 class EventRow(SQLModel, table=True):
     __tablename__ = "events"
     # UNIQUE(game_id, seq) is the key: two writers can never both get the same seq, so a command
     # decided twice on one state (by two servers, or two copies of it) is written once.
-    # uq_events_command: below the server's memory of the answers, the database itself refuses a
-    # command written twice, at any seq (migration 0005).
-    __table_args__ = (
-        Index(
-            "uq_events_command",
-            "game_id",
-            "command_id",
-            unique=True,
-            sqlite_where=COMMANDED,
-            postgresql_where=COMMANDED,
-        ),
-    )
 
     game_id: str = Field(primary_key=True, max_length=32)
     seq: int = Field(primary_key=True)

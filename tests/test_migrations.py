@@ -16,7 +16,7 @@ from server.archive import export
 from server.database import parse_url
 from server.models import GameRow
 from server.rules.core import Event
-from server.store import Append, Conflict, Snapshot, Store
+from server.store import Append, Snapshot, Store
 from server.verify import chained
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -123,30 +123,3 @@ async def test_a_file_at_the_newest_revision_starts_without_alembic(tmp_path: Pa
         [sys.executable, "-c", probe], capture_output=True, text=True, check=True, cwd=ROOT
     )
     assert ran.stdout.strip() == "False", ran.stderr
-
-
-async def test_a_command_id_written_twice_before_its_index_keeps_its_first_answer(
-    empty_database_url: str,
-) -> None:
-    """Under 0004 nothing below the server refused a command id twice: 0005 can still build its
-    unique index on such a log. The first row keeps the id (the answer), later rows lose it."""
-    url = parse_url(empty_database_url)
-    config = migrate.alembic_config(url)
-    await asyncio.to_thread(command.upgrade, config, "0004")
-    store = Store.open(empty_database_url)
-    try:
-        game = GameRow(game_id="g", ruleset="card-duel", seed="00" * 32, created_at=1)
-        created = Append("g", 0, [Event("game_created", {})], 1, None, game=game)
-        twice = [Append("g", n, [Event("x", {"n": n})], 2, "p1", "c1") for n in (1, 2)]
-        other = Append("h", 0, [Event("game_created", {})], 1, None, "c1")  # another game's c1
-        await store.append([created, *twice, other])
-        hashes = [r.hash for r in await store.events("g")]
-        await asyncio.to_thread(command.upgrade, config, "head")
-        log = await store.events("g")
-        assert [(r.seq, r.command_id) for r in log] == [(1, None), (2, "c1"), (3, None)]
-        assert [r.hash for r in log] == hashes  # the events themselves are untouched
-        assert [r.command_id for r in await store.events("h")] == ["c1"]
-        with pytest.raises(Conflict):  # and from now on, the database refuses it
-            await store.append([Append("g", 3, [Event("x", {})], 3, "p1", "c1")])
-    finally:
-        await store.close()

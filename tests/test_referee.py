@@ -71,8 +71,8 @@ async def test_a_conflict_with_another_server_is_decided_again(
 async def test_a_command_retried_to_a_server_behind_is_written_once(
     pair: tuple[Referee, Referee],
 ) -> None:
-    """The key (game_id, seq) stops a second copy first (the command id's index would too):
-    the server that is behind decides the copy again on its stale state, its write lands on the
+    """The log has no index of command ids: the key (game_id, seq) is what stops a second copy.
+    The server that is behind decides the copy again on its stale state, its write lands on the
     seq the first copy took, and after reloading it answers with the first copy's seq."""
     one, two = pair
     game_id, _, (anna, bob, _) = await setup_game(one)

@@ -117,24 +117,3 @@ async def test_a_writer_overtaken_by_another_is_refused_and_then_chains_on(
         assert [r.prev_hash for r in log[1:]] == [r.hash for r in log[:-1]]
     finally:
         await rival.close()
-
-
-async def test_a_command_id_written_twice_is_refused(store: Store) -> None:
-    """Below the server's memory of a game's answers, the database itself refuses a command id
-    the game's log already holds, at any seq: a conflict, as a taken seq is."""
-    await store.append([batch("g11", 0, "a", "b", command_id="c1")])
-    with pytest.raises(Conflict):
-        await store.append([batch("g11", 2, "c", command_id="c1")])
-    with pytest.raises(Conflict):  # nor twice in one transaction
-        await store.append(
-            [batch("g12", 0, "a", command_id="c1"), batch("g12", 1, "b", command_id="c1")]
-        )
-    # Another game's command id, and the events that carry none, are no one's duplicates.
-    await store.append([batch("g12", 0, "a", "b", command_id="c1"), batch("g11", 2, "c", "d")])
-    assert [(r.seq, r.command_id) for r in await store.events("g11")] == [
-        (1, None),
-        (2, "c1"),
-        (3, None),
-        (4, None),
-    ]
-    assert [r.command_id for r in await store.events("g12")] == [None, "c1"]

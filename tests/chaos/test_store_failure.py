@@ -9,9 +9,6 @@ commands sent again are written once, and nothing acknowledged is lost. Three wa
   ahead log's size, as a disk quota would): the kernel refuses the writes (EFBIG), on any Linux;
 - PostgreSQL, whose disk is not the test's: the events table refuses inserts with the error
   PostgreSQL gives on a full disk (SQLSTATE 53100, disk_full), until that refusal is dropped.
-
-And below the server's memory of a game's answers, the database refuses a command written
-twice: the command gets its first answer, never a 500.
 """
 
 import asyncio
@@ -29,12 +26,6 @@ import httpx
 import pytest
 from sqlalchemy.engine import make_url
 
-from server import migrate
-from server.database import parse_url
-from server.hub import Hub
-from server.referee import Referee
-from server.rules.roster import AddPlayer
-from server.store import Store
 from tests.chaos.harness import Server, broken_chain, effects, read_log
 from tests.client import Game
 from tests.conftest import new_postgres_database
@@ -257,25 +248,3 @@ async def test_a_full_disk_is_logged_once_and_failing_on_healthz_until_writes_wo
     assert all(r.data["card"]["title"] == r.command_id for r in log if r.type == "card_granted")
     assert server.died() == 0, server.log.read_text()
 
-
-async def test_a_command_written_twice_is_refused_below_the_memory_of_answers(
-    database: str,
-) -> None:
-    """The server remembers each game's answers; should it ever forget one, the database itself
-    refuses the command id again, and the command gets its first answer."""
-    await asyncio.to_thread(migrate.upgrade, parse_url(database))
-    referee = Referee(Store.open(database), Hub())
-    await referee.start()
-    try:
-        game_id, token = await referee.create_game("card-duel", "Test", {})
-        table, organizer = await referee.seat(game_id, token)
-        first = await referee.execute(game_id, organizer, "a1", AddPlayer(name="Anna"))
-        del table.answers["a1"]  # the memory forgets
-        again = await referee.execute(game_id, organizer, "a1", AddPlayer(name="Anna"))
-        assert (again.seq, again.duplicate) == (first.seq, True)
-        log = await referee.store.events(game_id)
-        assert [r.command_id for r in log].count("a1") == 1
-        assert [r.seq for r in log] == list(range(1, first.seq + 1))
-    finally:
-        await referee.stop()
-        await referee.store.close()
