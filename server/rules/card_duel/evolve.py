@@ -8,7 +8,6 @@ from server.rules import roster
 from server.rules.card_duel.cards import Card
 from server.rules.card_duel.state import CardDuel, Config, Duel, Fighter, Outcome, Round
 from server.rules.core import Event, Json, replacer
-from server.rules.grown import grow
 
 # Each class's own `replace`, bound once: replaying a long log calls them for nearly every event.
 new_state: Callable[..., CardDuel] = replacer(CardDuel)
@@ -33,7 +32,7 @@ def cards(data: list[Json]) -> tuple[Card, ...]:
 
 def with_fighters(state: CardDuel, *fighters: Fighter, **changes: Any) -> CardDuel:
     """The state with these fighters changed (and any other fields in one go)."""
-    changed = grow(state.fighters, {fighter.player_id: fighter for fighter in fighters})
+    changed = state.fighters.grown({fighter.player_id: fighter for fighter in fighters})
     return new_state(state, fighters=changed, **changes)
 
 
@@ -110,7 +109,7 @@ def finish(state: CardDuel, duel_id: str, outcomes: tuple[Outcome, ...]) -> Card
     duels = state.duels.copy()
     del duels[duel_id]
     freed = [new_fighter(state.fighters[p], duel_id=None) for p in duel.players]
-    last = {**state.last_duels, **{p: duel for p in duel.players}}
+    last = state.last_duels.grown({p: duel for p in duel.players})
     return with_fighters(state, *freed, duels=duels, last_duels=last)
 
 

@@ -5,6 +5,7 @@ from dataclasses import dataclass, field
 from pydantic import BaseModel, ConfigDict, Field
 
 from server.rules.card_duel.cards import STARTING_CARDS, Card, CardSpec
+from server.rules.grown import Layered
 from server.rules.roster import Roster
 
 
@@ -82,9 +83,10 @@ class Duel:
 class CardDuel:
     roster: Roster
     config: Config
-    fighters: dict[str, Fighter] = field(default_factory=dict)
+    fighters: Layered[str, Fighter] = field(default_factory=Layered)
     duels: dict[str, Duel] = field(default_factory=dict)  # in progress
-    last_duels: dict[str, Duel] = field(default_factory=dict)  # by player: their last ended duel
+    # by player: their last ended duel
+    last_duels: Layered[str, Duel] = field(default_factory=Layered)
 
     def active_duel(self, fighter: Fighter, now: int) -> Duel | None:
         """The fighter's duel, unless it timed out: a timed-out duel binds nobody."""
