@@ -116,13 +116,8 @@ class LeanWebSocketProtocol(WebSocketsSansIOProtocol):
         self.parsed = 0
 
     def data_received(self, data: bytes) -> None:
-        if self.unread or self.read_paused or self.throttled or len(data) > PARSE:
-            self.unread, self.parsed = self.unread[self.parsed :] + data, 0
-            self.parse()
-            return
-        super().data_received(data)  # a phone's message: one small read, parsed at once
-        if (self.read_paused or self.throttled) and not self.transport.is_closing():
-            self.transport.pause_reading()
+        self.unread, self.parsed = self.unread[self.parsed :] + data, 0
+        self.parse()
 
     def parse(self) -> None:
         """Parse what the peer sent, PARSE bytes at a time, until one of its messages waits for
