@@ -17,7 +17,7 @@ from server.api import NewGame
 from server.rules import RULESETS
 from server.rules.core import Json
 from server.rules.roster import AddPlayer, AddPlayers
-from server.wire import MAX_DEPTH, MAX_SEQ
+from server.wire import CONTROLS, MAX_DEPTH, MAX_SEQ
 
 REF = "#/components/schemas/{model}"
 TIME = {"type": "string", "pattern": r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$"}
@@ -205,8 +205,9 @@ MALFORMED = {
 
 
 # What the server refuses in any string of a body (docs/protocol.md, "Limits"): C0 and C1 control
-# characters and DEL. (`$` in ECMA-262, the dialect of JSON Schema, is the very end of the string.)
-NO_CONTROLS = "^[^\\u0000-\\u001f\\u007f-\\u009f]*$"
+# characters and DEL (`\xNN` escapes mean the same in ECMA-262, the dialect of JSON Schema, whose
+# `$` is the very end of the string).
+NO_CONTROLS = f"^[^{CONTROLS}]*$"
 BODY = (
     f"A JSON object nested at most {MAX_DEPTH} levels deep (arrays and objects), with no control"
     " character (U+0000-U+001F, U+007F-U+009F) in any string; else 422 `invalid`."

@@ -41,7 +41,8 @@ def query_number(
 
 # C0 and C1 control characters and DEL: PostgreSQL cannot store U+0000 in text at all, and none
 # of them belongs in a name, a title or an id.
-CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+CONTROLS = r"\x00-\x1f\x7f-\x9f"  # as a character class's ranges (the OpenAPI document's too)
+CONTROL = re.compile(f"[{CONTROLS}]")
 TOKEN = re.compile(r"[A-Za-z0-9_-]{1,64}")  # what new_token() makes, with room to spare
 
 

@@ -46,3 +46,20 @@ def frame(payload: bytes, opcode: int = TEXT) -> bytes:
     key = (mask * (size // 4 + 1))[:size]
     masked = (int.from_bytes(payload, "big") ^ int.from_bytes(key, "big")).to_bytes(size, "big")
     return head + mask + masked
+
+
+def unframed(data: bytes) -> list[tuple[int, bytes]]:
+    """The server's whole frames at the start of `data` (unmasked, as a server's are): each
+    frame's opcode and payload; a frame not all come yet ends the list."""
+    found, start = [], 0
+    while len(data) >= start + 2:
+        size, at = data[start + 1] & 0x7F, start + 2
+        if size == 126:
+            size, at = int.from_bytes(data[at : at + 2], "big"), at + 2
+        elif size == 127:
+            size, at = int.from_bytes(data[at : at + 8], "big"), at + 8
+        if len(data) < at + size:
+            break
+        found.append((data[start] & 0x0F, data[at : at + size]))
+        start = at + size
+    return found

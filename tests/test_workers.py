@@ -10,6 +10,7 @@ from pathlib import Path
 import httpx
 
 from server.door import worker_of
+from tests.chaos.crowd import cpu_s
 from tests.client import Game, Phone
 from tests.conftest import free_port
 from tests.proxy import serve, stop, until
@@ -141,11 +142,6 @@ async def test_without_their_door_the_workers_stop(tmp_path: Path) -> None:
         )
 
     await until(gone, "the workers stopped")
-
-
-def cpu_s(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 async def test_a_request_line_in_pieces_is_waited_for_without_spinning(tmp_path: Path) -> None:

@@ -2,7 +2,7 @@
 
 import hashlib
 from dataclasses import dataclass, field
-from typing import ClassVar, Literal
+from typing import Any, ClassVar, Literal
 
 from pydantic import Field
 
@@ -10,6 +10,7 @@ from server.rules.core import (
     Command,
     Context,
     Event,
+    HasRoster,
     Json,
     Member,
     Role,
@@ -20,6 +21,7 @@ from server.rules.core import (
 )
 from server.rules.grown import grow, one_command
 from server.rules.keyed import keyed
+from server.rules.rows import Collection, Made
 
 Status = Literal["lobby", "running", "ended"]
 # Four characters a player can read off a phone and type in a forest: no 0/O, 1/I/L, 2/Z, 5/S, 8/B.
@@ -208,6 +210,16 @@ def member_view(member: Member) -> Json:
         "team": member.team,
         "code": member.code,
     }
+
+
+def member_row(state: HasRoster, player_id: str, now: int) -> Made:
+    """A member's row of an organizer's console (`MEMBER_ROWS`)."""
+    member = state.roster.members.get(player_id)
+    return (None if member is None else member_view(member)), None
+
+
+# Every member by player id, a row at a time: the organizer's `members`.
+MEMBER_ROWS: Collection[Any] = Collection(lambda state: state.roster.members, member_row)
 
 
 def onlooker_view(viewer: Member) -> Json | None:

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from server.store import Recorded, Store
+from tests.chaos.crowd import alive, children
 from tests.conftest import free_port
 from tests.proxy import serve, stop
 
@@ -26,13 +27,6 @@ SCALE = max(1, int(os.environ.get("BIJSE_CHAOS_SCALE") or 1))
 SEED = int(os.environ.get("BIJSE_CHAOS_SEED") or 20240601)
 ENV = {"BIJSE_RATE_LIMITS": "off"}  # the load is many phones' worth, from one address
 DIED = ("Exception in ASGI application", "Traceback (most recent call last)")
-
-
-def state_of(pid: int) -> str:
-    try:
-        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except OSError:
-        return "Z"
 
 
 def rng(name: str) -> random.Random:
@@ -61,15 +55,14 @@ class Server:
     def kill(self) -> None:
         """kill -9, of the door and of every worker: nothing is flushed, nothing is closed."""
         assert self.process is not None
-        children = Path(f"/proc/{self.process.pid}/task/{self.process.pid}/children")
-        workers = [int(pid) for pid in children.read_text().split()] if children.exists() else []
+        workers = children(self.process.pid)
         self.process.kill()
         for pid in workers:
             with contextlib.suppress(ProcessLookupError):
                 os.kill(pid, signal.SIGKILL)
         self.process.wait()
         for pid in workers:  # reaped by init once gone: wait until they are
-            while Path(f"/proc/{pid}").exists() and "Z" not in state_of(pid):
+            while alive(pid):
                 time.sleep(0.01)
 
     def stop(self) -> None:

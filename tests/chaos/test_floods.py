@@ -28,7 +28,7 @@ from tests.client import Game, Phone
 from tests.conftest import free_port
 from tests.figures import report
 from tests.proxy import serve, stop
-from tests.rawsocket import PING, TEXT, frame, handshake
+from tests.rawsocket import PING, TEXT, frame, handshake, unframed
 
 PAIRS = 8
 PACE_S = 0.11  # after each command of a pair: each phone stays under 10 commands a second
@@ -128,20 +128,8 @@ class Flood:
             self.sock.close()
 
     def messages(self) -> list[dict[str, Any]]:
-        """The server's text messages (unmasked frames: tests/rawsocket.py's opposite)."""
-        found, data, start = [], self.heard, 0
-        while len(data) >= start + 2:
-            size, at = data[start + 1] & 0x7F, start + 2
-            if size == 126:
-                size, at = int.from_bytes(data[at : at + 2], "big"), at + 2
-            elif size == 127:
-                size, at = int.from_bytes(data[at : at + 8], "big"), at + 8
-            if len(data) < at + size:
-                break
-            if data[start] & 0x0F == TEXT:
-                found.append(json.loads(data[at : at + size]))
-            start = at + size
-        return found
+        """The server's text messages."""
+        return [json.loads(payload) for kind, payload in unframed(self.heard) if kind == TEXT]
 
     def pongs(self) -> int:
         """WebSocket pongs among what the server sent (empty ones, as the pings were)."""

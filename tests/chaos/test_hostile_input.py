@@ -37,7 +37,7 @@ from tests.client import Game, Phone
 from tests.conftest import free_port
 from tests.figures import report
 from tests.proxy import serve, stop
-from tests.rawsocket import CLOSE, TEXT, frame, handshake
+from tests.rawsocket import CLOSE, TEXT, frame, handshake, unframed
 
 DEPTH = 32  # docs/protocol.md, "Limits": arrays and objects nested at most this deep
 ORJSON_DEPTH = 1024  # deeper, orjson itself refuses the text: malformed JSON
@@ -276,19 +276,13 @@ async def refused_hello(base: str, game_id: str, token: str) -> tuple[str, int |
 
 def close_code(sock: socket.socket) -> int | None:
     """Read the server's frames until its close frame: its code (None: the connection ended
-    without one). Frames from the server are not masked, and these are under 64 KiB."""
+    without one)."""
     data = b""
     while more := sock.recv(65536):
         data += more
-        while len(data) >= 4:
-            size, at = data[1] & 0x7F, 2
-            if size == 126:
-                size, at = int.from_bytes(data[2:4], "big"), 4
-            if len(data) < at + size:
-                break
-            if data[0] & 0x0F == CLOSE:
-                return int.from_bytes(data[at : at + 2], "big")
-            data = data[at + size :]
+        for kind, payload in unframed(data):
+            if kind == CLOSE:
+                return int.from_bytes(payload[:2], "big")
     return None
 
 

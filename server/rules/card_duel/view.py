@@ -5,7 +5,7 @@ from collections.abc import Iterator
 from server.clock import iso, iso_or_none
 from server.rules.card_duel.state import CardDuel, Duel, Fighter
 from server.rules.core import Event, Json, Member, mentioned
-from server.rules.roster import game_view, member_view, onlooker_view
+from server.rules.roster import MEMBER_ROWS, game_view, member_view, onlooker_view
 from server.rules.rows import Collection, Made, Row, Rows
 
 
@@ -59,11 +59,6 @@ def duel_row(state: CardDuel, duel_id: str, now: int) -> Made:
     return duel_view(duel), duel.deadline
 
 
-def member_row(state: CardDuel, player_id: str, now: int) -> Made:
-    member = state.roster.members.get(player_id)
-    return (None if member is None else member_view(member)), None
-
-
 def named(state: CardDuel, touched: set[str], shown: Json) -> Iterator[Row]:
     """A touched member's rows, and the duel its fighter is in now or was in when last shown."""
     fighters, shown_players = state.fighters, shown["players"]
@@ -84,7 +79,7 @@ CONSOLE: Rows[CardDuel] = Rows(
     collections={
         "players": Collection(lambda state: state.fighters, player_row),
         "duels": Collection(lambda state: state.duels, duel_row),
-        "members": Collection(lambda state: state.roster.members, member_row),
+        "members": MEMBER_ROWS,
     },
     named=named,
 )

@@ -9,7 +9,7 @@ from functools import cache
 
 from server.rules.core import Event, Json, Member, mentioned
 from server.rules.rank_bases.state import Duel, Part, Player, Raid, RankBases
-from server.rules.roster import game_view, member_view, onlooker_view
+from server.rules.roster import MEMBER_ROWS, game_view, member_view, onlooker_view
 from server.rules.rows import Collection, Made, Row, Rows
 
 OPEN_RAID = ("awaiting_defenders", "won")
@@ -95,11 +95,6 @@ def raid_row(state: RankBases, raid_id: str, now: int) -> Made:
     return {**raid_view(r), "attacker": r.attacker, "order": list(r.order)}, None
 
 
-def member_row(state: RankBases, player_id: str, now: int) -> Made:
-    member = state.roster.members.get(player_id)
-    return (None if member is None else member_view(member)), None
-
-
 def named(state: RankBases, touched: set[str], shown: Json) -> Iterator[Row]:
     """A touched member's rows, and the duel and raid its player is in now or was in when last
     shown."""
@@ -121,7 +116,7 @@ CONSOLE: Rows[RankBases] = Rows(
     head=console_head,
     collections={
         "players": Collection(lambda state: state.players, player_row),
-        "members": Collection(lambda state: state.roster.members, member_row),
+        "members": MEMBER_ROWS,
         "duels": Collection(lambda state: state.duels, duel_row),
         "raids": Collection(lambda state: state.raids, raid_row),
     },
