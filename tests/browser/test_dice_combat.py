@@ -328,6 +328,16 @@ async def test_gm_runs_two_rounds_with_a_phone_rolling(
     await expect(gm.get_by_test_id(f"combatant-lives-{baldur}")).to_have_text("33 / 60")
     await expect(gm.get_by_test_id("dice-log")).to_contain_text("Zásah bleskem")
 
+    # The dice may have felled the goblin by now (two blows and two bleeds); the GM raises it
+    # to 40 lives, so the chase below has two combatants standing whatever was rolled.
+    await gm.get_by_test_id("correct-target").select_option(goblin)
+    await gm.get_by_test_id("correct-field").select_option("lives")
+    await gm.get_by_test_id("correct-value").fill("40")
+    await gm.get_by_test_id("correct-reason").fill("Druhý dech")
+    await gm.get_by_test_id("correct-submit").click()
+    await expect(gm.get_by_test_id(f"combatant-lives-{goblin}")).to_have_text("40 / 100")
+    assert (await server_view(api, gid, org))["combatants"][goblin]["condition"] == "up"
+
     # A chase: the goblin runs, Baldur follows; a round of it moves the lead.
     await gm.get_by_test_id("chase-fleeing").select_option(goblin)
     await gm.get_by_test_id("chase-chaser").select_option(baldur)
