@@ -2,33 +2,34 @@
 
 import secrets
 from collections.abc import AsyncIterator
-from typing import Any
 
 import orjson
 
 from server.clock import iso, parse_iso
 from server.models import GameRow
 from server.rules import RULESETS
-from server.rules.core import Event, Json
-from server.store import Append, Store
+from server.rules.core import Json
+from server.rules.events import UnknownEvent
+from server.store import Append, Recorded, Store
 from server.verify import verify
 from server.wire import MAX_SEQ
 
 PAGE = 500  # events read and sent at a time: some milliseconds of work
 
 
-def line(game_id: str, recorded: Any) -> Json:
-    """An event as the exported log writes it (PROTOCOL.md, "The log and its seed")."""
-    return {
-        "game_id": game_id,
-        "seq": recorded.seq,
-        "type": recorded.type,
-        "at": iso(recorded.at),
-        "actor": recorded.actor,
-        "data": recorded.data,
-        "prev_hash": recorded.prev_hash,
-        "hash": recorded.hash,
-    }
+def line(game_id: str, recorded: Recorded) -> Json:
+    """An event as the exported log writes it (docs/protocol.md, "The exported log")."""
+    body: Json = {"game_id": game_id, "seq": recorded.seq, "type": recorded.type}
+    if recorded.version != 1:
+        body["version"] = recorded.version
+    body.update(
+        at=iso(recorded.at),
+        actor=recorded.actor,
+        data=recorded.data,
+        prev_hash=recorded.prev_hash,
+        hash=recorded.hash,
+    )
+    return body
 
 
 async def pages(
@@ -111,11 +112,14 @@ async def load(store: Store, lines: list[Json]) -> tuple[str, str]:
         raise Refused("the log has no organizer to hand a token to")
     ended = next(e for e in lines if e["type"] == "game_ended")
     token = secrets.token_urlsafe(24)
+    rules = RULESETS[ruleset]
+    try:
+        events = [rules.read(e["type"], e["data"], e.get("version", 1)) for e in lines]
+    except UnknownEvent as error:
+        raise Refused(f"the log holds an event this server cannot read: {error}") from error
     appends = [
-        Append(
-            game_id, e["seq"] - 1, [Event(e["type"], e["data"])], parse_iso(e["at"]), e.get("actor")
-        )
-        for e in lines
+        Append(game_id, e["seq"] - 1, [event], parse_iso(e["at"]), e.get("actor"))
+        for e, event in zip(lines, events, strict=True)
     ]
     first = appends[0]
     first.game = GameRow(

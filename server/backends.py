@@ -107,6 +107,7 @@ def check_and_seal(rows: Rows, found: dict[str, tuple[int, str]]) -> None:
             row["actor"],
             data,
             hashes.get(row["game_id"], chain.GENESIS),
+            row["version"],
         )
         row["prev_hash"], row["hash"] = sealed["prev_hash"], sealed["hash"]
         hashes[row["game_id"]] = sealed["hash"]
@@ -114,6 +115,7 @@ def check_and_seal(rows: Rows, found: dict[str, tuple[int, str]]) -> None:
 
 COLUMNS = ("seq", "type", "data", "at", "actor", "command_id", "version", "prev_hash", "hash")
 EventTuple = tuple[int, str, str, int, str | None, str | None, int, str, str]
+HistoryTuple = tuple[int, str, str, int, str | None]  # seq, type, data, version, command_id
 SnapshotTuple = tuple[int, str, str, bytes]  # seq, hash, shape, state
 
 
@@ -127,7 +129,7 @@ class Backend(Protocol):
     async def write(self, rows: Rows) -> None: ...
     async def game(self, game_id: str) -> dict[str, Any] | None: ...
     async def events(self, game_id: str, after: int, limit: int | None) -> list[EventTuple]: ...
-    async def history(self, game_id: str, after: int) -> list[tuple[int, str, str, str | None]]: ...
+    async def history(self, game_id: str, after: int) -> list[HistoryTuple]: ...
     async def hash_at(self, game_id: str, seq: int) -> str | None: ...
     async def snapshot(self, game_id: str) -> SnapshotTuple | None: ...
     async def save_snapshot(
@@ -204,8 +206,14 @@ class SqlBackend:
         async with self.engine.connect() as conn:
             return [tuple(row) for row in (await conn.execute(query)).all()]
 
-    async def history(self, game_id: str, after: int) -> list[tuple[int, str, str, str | None]]:
-        columns = (EVENTS.c.seq, EVENTS.c.type, EVENTS.c.data, EVENTS.c.command_id)
+    async def history(self, game_id: str, after: int) -> list[HistoryTuple]:
+        columns = (
+            EVENTS.c.seq,
+            EVENTS.c.type,
+            EVENTS.c.data,
+            EVENTS.c.version,
+            EVENTS.c.command_id,
+        )
         query = (
             select(*columns)
             .where(EVENTS.c.game_id == game_id, EVENTS.c.seq > after)
@@ -424,9 +432,9 @@ class SqliteBackend:
             -1 if limit is None else limit,
         )
 
-    async def history(self, game_id: str, after: int) -> list[tuple[int, str, str, str | None]]:
+    async def history(self, game_id: str, after: int) -> list[HistoryTuple]:
         return await self.read(
-            "SELECT seq, type, data, command_id FROM events WHERE game_id = ? AND seq > ?"
+            "SELECT seq, type, data, version, command_id FROM events WHERE game_id = ? AND seq > ?"
             " ORDER BY seq",
             game_id,
             after,

@@ -1,6 +1,8 @@
 """The log's hash chain: every event carries the SHA-256 of the previous one's canonical form.
 
-An exported line is {"game_id", "seq", "type", "at", "actor", "data", "prev_hash", "hash"};
+An exported line is {"game_id", "seq", "type", "at", "actor", "data", "prev_hash", "hash"},
+and "version" after "type" when the event's version is above 1 (a line without it is version 1,
+so lines written before events had versions keep their hashes);
 `hash` is the SHA-256 (hex) of the canonical JSON of the line without `hash`: keys sorted at
 every level, no insignificant spaces, UTF-8. `prev_hash` is the previous line's hash, 64 zeros
 for seq 1. Editing, deleting or swapping any event breaks every hash after it.
@@ -29,18 +31,20 @@ def digest(line: Json) -> str:
 
 
 def line(
-    game_id: str, seq: int, type: str, at: int, actor: str | None, data: Json, prev_hash: str
+    game_id: str,
+    seq: int,
+    type: str,
+    at: int,
+    actor: str | None,
+    data: Json,
+    prev_hash: str,
+    version: int = 1,
 ) -> Json:
     """An event as the exported log writes it, sealed with its hash."""
-    body = {
-        "game_id": game_id,
-        "seq": seq,
-        "type": type,
-        "at": iso(at),
-        "actor": actor,
-        "data": data,
-        "prev_hash": prev_hash,
-    }
+    body: Json = {"game_id": game_id, "seq": seq, "type": type}
+    if version != 1:
+        body["version"] = version
+    body.update(at=iso(at), actor=actor, data=data, prev_hash=prev_hash)
     body["hash"] = digest(body)
     return body
 

@@ -138,9 +138,11 @@ class Referee:
         if not log:
             return seq
         state = table.state
-        touched = table.ruleset.parts.touched(state, [r.event for r in log])
-        for recorded in log:
-            state = table.ruleset.evolve(state, recorded.event)
+        read = table.ruleset.read
+        events = [read(r.type, r.data, r.version) for r in log]
+        touched = table.ruleset.parts.touched(state, events)
+        for recorded, event in zip(log, events, strict=True):
+            state = table.ruleset.evolve(state, event)
             if recorded.command_id is not None:
                 table.answers[recorded.command_id] = recorded.seq
         table.state = table.committed_state = state
@@ -218,7 +220,7 @@ class Referee:
         with paused_gc():
             kept = await snapshots.latest(self.store, game_id, ruleset)
             base, state, answers = kept or (0, None, {})
-            log, later = await self.store.history(game_id, base)
+            log, later = await self.store.history(game_id, ruleset.read, base)
             state = fold(ruleset, log, state)
         answers.update(later)
         seq = base + len(log)  # seq runs 1..N without gaps

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from server.referee import paused_gc
-from server.rules.core import Json, Member, Ruleset
+from server.rules.core import Event, Json, Member, Ruleset
 from server.store import Recorded, Store
 
 EVERY = 256
@@ -24,16 +24,17 @@ class Film:
 
     ruleset: Ruleset[Any]
     log: list[Recorded]
+    events: list[Event] = field(default_factory=list)  # the log's lines read once
     seqs: list[int] = field(default_factory=list)  # the seq each snapshot stands at
     states: list[Any] = field(default_factory=list)
 
     @classmethod
     def shoot(cls, ruleset: Ruleset[Any], log: list[Recorded]) -> "Film":
-        film = cls(ruleset, log)
+        film = cls(ruleset, log, [ruleset.read(r.type, r.data, r.version) for r in log])
         with paused_gc():
             state = ruleset.initial_state(log[0].data["config"])
-            for recorded in log:
-                state = ruleset.evolve(state, recorded.event)
+            for recorded, event in zip(log, film.events, strict=True):
+                state = ruleset.evolve(state, event)
                 if recorded.seq % EVERY == 0 or recorded.seq == 1:
                     film.seqs.append(recorded.seq)
                     film.states.append(state)
@@ -47,8 +48,8 @@ class Film:
         """The state right after event `seq` (1 ≤ seq ≤ last)."""
         index = bisect.bisect_right(self.seqs, seq) - 1
         state = self.states[index]
-        for recorded in self.log[self.seqs[index] : seq]:  # seqs run 1..N, so index seq-1
-            state = self.ruleset.evolve(state, recorded.event)
+        for event in self.events[self.seqs[index] : seq]:  # seqs run 1..N, so index seq-1
+            state = self.ruleset.evolve(state, event)
         return state
 
     def view(self, seq: int, viewer: Member) -> Json:

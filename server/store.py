@@ -6,7 +6,7 @@ lets the referee commit many commands with one disk flush (group commit) while e
 events still land together.
 """
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -26,6 +26,9 @@ from server.backends import (
 from server.models import GameRow
 from server.rules.core import Event, Json
 
+# Reads a line of the log (type, data, version) into an event: a ruleset's `read`.
+Reader = Callable[[str, Json, int], Event]
+
 __all__ = ["Append", "Conflict", "Recorded", "Snapshot", "Store", "Unavailable", "Unstorable"]
 
 
@@ -42,10 +45,6 @@ class Recorded:
     version: int = 1
     prev_hash: str = ""
     hash: str = ""
-
-    @property
-    def event(self) -> Event:
-        return Event(self.type, self.data)
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,7 +82,7 @@ class Append:
                 "game_id": self.game_id,
                 "seq": self.expected_seq + 1 + n,
                 "type": event.type,
-                "version": 1,
+                "version": event.version,
                 "data": orjson.dumps(event.data).decode(),
                 "at": self.at,
                 "actor": self.actor,
@@ -134,14 +133,16 @@ class Store:
             )
         ]
 
-    async def history(self, game_id: str, after: int = 0) -> tuple[list[Event], dict[str, int]]:
-        """A game's log after `after` as the rules replay it, and its command ids' answers: the
-        least a server reads to load a game (`events` carries all an export needs, and costs
-        more)."""
+    async def history(
+        self, game_id: str, read: Reader, after: int = 0
+    ) -> tuple[list[Event], dict[str, int]]:
+        """A game's log after `after` as the rules replay it (each line read once by `read`:
+        the ruleset's), and its command ids' answers: the least a server reads to load a game
+        (`events` carries all an export needs, and costs more)."""
         loads = orjson.loads
         rows = await self.backend.history(game_id, after)
-        events = [Event(type_, loads(data)) for _, type_, data, _ in rows]
-        answers = {command_id: seq for seq, _, _, command_id in rows if command_id is not None}
+        events = [read(type_, loads(data), version) for _, type_, data, version, _ in rows]
+        answers = {command_id: seq for seq, *_, command_id in rows if command_id is not None}
         return events, answers
 
     async def hash_at(self, game_id: str, seq: int) -> str | None:

@@ -148,7 +148,7 @@ def test_a_film_folds_from_its_nearest_snapshot() -> None:
     assert film.seqs[:2] == [1, EVERY]
     state = rules.initial_state(log[0].data["config"])
     for recorded in log:
-        state = rules.evolve(state, recorded.event)
+        state = rules.evolve(state, rules.read(recorded.type, recorded.data, recorded.version))
         assert film.state(recorded.seq) == state
     member: Member = state.roster.members[players[0].player_id]
     assert film.view(len(log), member) == rules.view(state, member, log[-1].at)

@@ -8,6 +8,9 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, Literal, Protocol, Typ
 
 from pydantic import BaseModel, ConfigDict
 
+from server.rules.events import Catalog, Event, Json
+
+__all__ = ["Catalog", "Event", "Json"]  # re-exported: every ruleset imports them from here
 from server.rules.grown import one_command
 
 if TYPE_CHECKING:
@@ -16,15 +19,6 @@ if TYPE_CHECKING:
 
 Role = Literal["organizer", "leader", "player", "spectator"]
 ROLES: tuple[Role, ...] = ("organizer", "leader", "player", "spectator")
-Json = dict[str, Any]
-
-
-@dataclass(frozen=True, slots=True)
-class Event:
-    """A fact a command caused: a past-tense `type` and a JSON-able payload."""
-
-    type: str
-    data: Json
 
 
 class RuleError(Exception):
@@ -125,6 +119,13 @@ class Ruleset(Generic[S]):
     # Raise it when what the state means changes but not its shape (its dataclasses' fields):
     # snapshots of the old meaning are then ignored (server/snapshots.py).
     state_version: int = 1
+    events: Catalog | None = None  # TRANSITION: every ruleset will declare its events
+
+    def read(self, type: str, data: Json, version: int = 1) -> Event:
+        """A line of this ruleset's log as an event (server/rules/events.py)."""
+        if self.events is None:
+            return Event(type, data)
+        return self.events.read(type, data, version)
 
     @cached_property
     def parts(self) -> Sight[S]:

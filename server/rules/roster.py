@@ -1,6 +1,7 @@
 """The part of every game that is not its rules: who takes part, and whether it runs."""
 
 import hashlib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal
 
@@ -19,6 +20,7 @@ from server.rules.core import (
     S,
     replace,
 )
+from server.rules.events import Catalog, Fact
 from server.rules.grown import grow, one_command
 from server.rules.keyed import keyed
 from server.rules.rows import Collection, Made
@@ -57,6 +59,43 @@ class EndGame(Command):
 
 
 COMMON_COMMANDS: dict[str, type[Command]] = {"start_game": StartGame, "end_game": EndGame}
+
+
+# -- the events of every game ---------------------------------------------------------------------
+
+
+class GameCreated(Fact, frozen=True):
+    """The first line of every log: it commits to the secret seed by its SHA-256."""
+
+    kind = "game_created"
+    game_id: str
+    ruleset: str
+    name: str
+    config: Json
+    seed_sha256: str
+
+
+class PlayerJoined(Fact, frozen=True):
+    kind = "player_joined"
+    player_id: str
+    name: str
+    role: Role
+    team: str | None
+    code: str
+
+
+class GameStarted(Fact, frozen=True):
+    kind = "game_started"
+
+
+class GameEnded(Fact, frozen=True):
+    """The last line of every log: it reveals the seed, which anybody can now check."""
+
+    kind = "game_ended"
+    seed: str
+
+
+EVENTS = Catalog([GameCreated, PlayerJoined, GameStarted, GameEnded])
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,21 +145,21 @@ def decide(roster: Roster, command: Command, ctx: Context) -> list[Event]:
         require_not_ended(roster)
         if len(roster.members) >= MAX_MEMBERS:
             raise RuleError("game_full", f"a game has at most {MAX_MEMBERS:,} members")
-        member = {
-            "player_id": ctx.new_id("p"),
-            "name": command.name.strip(),
-            "role": command.role,
-            "team": command.team,
-            "code": new_code(roster, ctx),
-        }
-        return [Event("player_joined", member)]
+        member = PlayerJoined(
+            player_id=ctx.new_id("p"),
+            name=command.name.strip(),
+            role=command.role,
+            team=command.team,
+            code=new_code(roster, ctx),
+        )
+        return [Event.of(member)]
     if isinstance(command, StartGame):
         if roster.status != "lobby":
             raise RuleError("game_not_running", f"the game is {roster.status}, it cannot start")
-        return [Event("game_started", {})]
+        return [Event.of(GameStarted())]
     if isinstance(command, EndGame):
         require_not_ended(roster)
-        return [Event("game_ended", {"seed": ctx.seed.hex()})]
+        return [Event.of(GameEnded(seed=ctx.seed.hex()))]
     raise RuleError("invalid", f"unknown command {type(command).__name__}")
 
 
@@ -142,28 +181,39 @@ def decide_each(
 
 
 def evolve(roster: Roster, event: Event) -> Roster:
-    data = event.data
-    if event.type == "game_created":
-        return replace(
-            roster,
-            game_id=data["game_id"],
-            name=data["name"],
-            ruleset=data["ruleset"],
-            seed_sha256=data["seed_sha256"],
-            config=data["config"],
-        )
-    if event.type == "player_joined":
-        member = Member(data["player_id"], data["name"], data["role"], data["team"], data["code"])
-        return replace(
-            roster,
-            members=grow(roster.members, {member.player_id: member}),
-            codes=grow(roster.codes, {member.code: member.player_id}),
-        )
-    if event.type == "game_started":
-        return replace(roster, status="running")
-    if event.type == "game_ended":
-        return replace(roster, status="ended", seed=data["seed"])
-    return roster
+    fact = event.fact
+    if type(fact) is Fact and event.type in EVENTS.facts:  # TRANSITION: an untyped ruleset's
+        fact = EVENTS.read(event.type, event.data).fact
+    change = CHANGES.get(type(fact))
+    return roster if change is None else change(roster, fact)
+
+
+def joined(roster: Roster, fact: PlayerJoined) -> Roster:
+    member = Member(fact.player_id, fact.name, fact.role, fact.team, fact.code)
+    return replace(
+        roster,
+        members=grow(roster.members, {member.player_id: member}),
+        codes=grow(roster.codes, {member.code: member.player_id}),
+    )
+
+
+def created(roster: Roster, fact: GameCreated) -> Roster:
+    return replace(
+        roster,
+        game_id=fact.game_id,
+        name=fact.name,
+        ruleset=fact.ruleset,
+        seed_sha256=fact.seed_sha256,
+        config=fact.config,
+    )
+
+
+CHANGES: dict[type[Fact], Callable[[Roster, Any], Roster]] = {
+    PlayerJoined: joined,
+    GameCreated: created,
+    GameStarted: lambda roster, fact: replace(roster, status="running"),
+    GameEnded: lambda roster, fact: replace(roster, status="ended", seed=fact.seed),
+}
 
 
 def opening(
@@ -171,15 +221,14 @@ def opening(
 ) -> tuple[S, list[Event]]:
     """The first two events of every game, decided as the referee writes them: `game_created`
     (committing to the seed) and its first organizer joining; and the state after them."""
-    created = Event(
-        "game_created",
-        {
-            "game_id": game_id,
-            "ruleset": ruleset.id,
-            "name": name,
-            "config": settings,
-            "seed_sha256": hashlib.sha256(seed).hexdigest(),
-        },
+    created = Event.of(
+        GameCreated(
+            game_id=game_id,
+            ruleset=ruleset.id,
+            name=name,
+            config=settings,
+            seed_sha256=hashlib.sha256(seed).hexdigest(),
+        )
     )
     state = ruleset.evolve(ruleset.initial_state(settings), created)
     nobody = Member("", "", "organizer", None, "")

@@ -356,7 +356,7 @@ def impossible(log: list[Recorded]) -> list[str]:
             duel = state.duels.get(data["duel_id"])
             if duel is None or data["player_id"] in duel.picks or duel.round != data["round"]:
                 found.append(f"seq {recorded.seq}: a pick in {data['duel_id']}, not open to it")
-        state = ruleset.evolve(state, recorded.event)
+        state = ruleset.evolve(state, ruleset.read(recorded.type, recorded.data, recorded.version))
     return found
 
 

@@ -247,4 +247,3 @@ async def test_a_full_disk_is_logged_once_and_failing_on_healthz_until_writes_wo
     assert not lost and not twice and not problems, (lost, twice, problems)
     assert all(r.data["card"]["title"] == r.command_id for r in log if r.type == "card_granted")
     assert server.died() == 0, server.log.read_text()
-

@@ -1,4 +1,5 @@
-"""Every rule of `card-duel` (RULES.md section 1), one at a time, through decide/evolve/view."""
+"""Every rule of `card-duel` (docs/rules/card-duel.md), one at a time, through decide, evolve
+and view."""
 
 import hashlib
 import json

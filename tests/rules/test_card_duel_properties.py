@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from server.rules.card_duel import RULESET
-from server.rules.card_duel.cards import Card
+from server.rules.card_duel.cards import Card, CardFace
 from server.rules.card_duel.commands import (
     CancelDuel,
     Challenge,
@@ -256,7 +256,7 @@ def replay_checked(log: list[Event]) -> CardDuel:
             assert state.fighters[data["player_id"]].card(data["card_id"]) is not None
         if event.type == "round_revealed":
             for p, card in data["cards"].items():
-                assert Card.load(card) in state.fighters[p].cards, (p, card)
+                assert Card.load(CardFace(**card)) in state.fighters[p].cards, (p, card)
         state = RULESET.evolve(state, event)  # (e) never fails
         for fighter in state.fighters.values():
             for held in fighter.cards:

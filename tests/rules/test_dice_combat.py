@@ -1,5 +1,5 @@
-"""Every rule of `dice-combat` (RULES.md section 3): the arithmetic on fixed rolls (the worked
-examples of the Czech original among them), then whole fights through decide/evolve/view."""
+"""Every rule of `dice-combat` (docs/rules/dice-combat.md): the arithmetic on fixed rolls (the
+worked examples of the Czech original among them), then whole fights through decide/evolve/view."""
 
 import hashlib
 from collections.abc import Callable

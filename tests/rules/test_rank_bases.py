@@ -1,4 +1,5 @@
-"""Every rule of `rank-bases` (RULES.md section 2), one at a time, through decide/evolve/view."""
+"""Every rule of `rank-bases` (docs/rules/rank-bases.md), one at a time, through decide, evolve
+and view."""
 
 import json
 from collections.abc import Callable, Sequence

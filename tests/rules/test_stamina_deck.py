@@ -1,4 +1,5 @@
-"""Every rule of `stamina-deck` (RULES.md section 4), one at a time, through decide/evolve/view.
+"""Every rule of `stamina-deck` (docs/rules/stamina-deck.md), one at a time, through decide,
+evolve and view.
 
 Cards are dealt from the game's seed, so a test either reads the cards it was dealt and checks
 the arithmetic against them, or looks for a seed that deals what it needs (`seeded`).

@@ -3,6 +3,7 @@
 from server.rules import roster
 from server.rules.card_duel.commands import COMMANDS
 from server.rules.card_duel.decide import decide
+from server.rules.card_duel.events import EVENTS
 from server.rules.card_duel.evolve import evolve, initial_state
 from server.rules.card_duel.state import CardDuel, Config
 from server.rules.card_duel.view import audience, private, rows, shared, touched, view
@@ -18,4 +19,5 @@ RULESET: Ruleset[CardDuel] = Ruleset(
     evolve=evolve,
     view=view,
     sight=Sight(audience=audience, shared=shared, private=private, touched=touched, rows=rows),
+    events=EVENTS,
 )

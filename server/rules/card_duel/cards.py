@@ -3,6 +3,7 @@
 from dataclasses import dataclass, field
 from typing import Literal
 
+import msgspec
 from pydantic import BaseModel, ConfigDict, Field
 
 from server.rules.core import Json
@@ -19,6 +20,17 @@ class CardSpec(BaseModel):
     small: int = Field(ge=0, le=99)
     kind: Kind
     ranged: bool = False
+
+
+class CardFace(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """A card as events carry it."""
+
+    card_id: str
+    title: str
+    big: int
+    small: int
+    kind: Kind
+    ranged: bool
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,16 +54,19 @@ class Card:
         return cls(card_id, spec.title, spec.big, spec.small, spec.kind, spec.ranged)
 
     @classmethod
-    def load(cls, data: Json) -> "Card":
-        """A card from an event, whose dict (exactly a card's fields) becomes its JSON."""
-        return cls(
-            data["card_id"],
-            data["title"],
-            data["big"],
-            data["small"],
-            data["kind"],
-            data["ranged"],
-            data,
+    def load(cls, face: CardFace) -> "Card":
+        """A card from an event."""
+        return cls(face.card_id, face.title, face.big, face.small, face.kind, face.ranged)
+
+    def face(self) -> CardFace:
+        """The card as an event carries it."""
+        return CardFace(
+            card_id=self.card_id,
+            title=self.title,
+            big=self.big,
+            small=self.small,
+            kind=self.kind,
+            ranged=self.ranged,
         )
 
     def dump(self) -> Json:

@@ -1,8 +1,10 @@
 """What a card-duel command causes, or why the rules refuse it."""
 
+import msgspec
+
 from server.clock import iso, iso_or_none
 from server.rules import roster
-from server.rules.card_duel.cards import Card, beats
+from server.rules.card_duel.cards import Card, CardFace, beats
 from server.rules.card_duel.commands import (
     CancelDuel,
     Challenge,
@@ -13,16 +15,34 @@ from server.rules.card_duel.commands import (
     Pick,
     Revive,
 )
+from server.rules.card_duel.events import (
+    CancelReason,
+    CardGranted,
+    CardPicked,
+    DuelCancelled,
+    DuelEnded,
+    DuelStarted,
+    FighterJoined,
+    ItemGranted,
+    PlayerEscaped,
+    PlayerHealed,
+    PlayerKilled,
+    PlayerRevived,
+    PlayerStunned,
+    PlayerWounded,
+    RoundRevealed,
+)
+from server.rules.card_duel.events import Outcome as OutcomeFace
 from server.rules.card_duel.state import CardDuel, Duel, Fighter, Outcome
 from server.rules.core import Command, Context, Event, RuleError
+from server.rules.events import UNSET, Unset
 
 
 def decide(state: CardDuel, command: Command, ctx: Context) -> list[Event]:
     if isinstance(command, roster.AddPlayer):
-        events = roster.decide(state.roster, command, ctx)
-        if command.role == "player":
-            events[0].data["cards"] = deal(state, ctx)
-        return events
+        member = roster.decide(state.roster, command, ctx)[0].fact
+        dealt = deal(state, ctx) if command.role == "player" else UNSET
+        return [Event.of(FighterJoined(**msgspec.structs.asdict(member), cards=dealt))]
     if isinstance(command, roster.EndGame):
         # Duels still open when the game ends end with it, so no state is left half-way.
         return [
@@ -39,24 +59,22 @@ def decide(state: CardDuel, command: Command, ctx: Context) -> list[Event]:
     if isinstance(command, GrantCard):
         fighter = alive(state, command.player_id)
         card = Card.issue(ctx.new_id("c"), command.card)
-        return [Event("card_granted", {"player_id": fighter.player_id, "card": card.dump()})]
+        return [Event.of(CardGranted(player_id=fighter.player_id, card=card.face()))]
     if isinstance(command, GrantItem):
         fighter = alive(state, command.player_id)
         if command.item in fighter.items:
             raise RuleError("already_has_item", f"the player already has a {command.item}")
-        return [Event("item_granted", {"player_id": fighter.player_id, "item": command.item})]
+        return [Event.of(ItemGranted(player_id=fighter.player_id, item=command.item))]
     if isinstance(command, Heal):
         fighter = alive(state, command.player_id)
         if not fighter.wounded:
             raise RuleError("not_wounded", "the player is not wounded")
-        return [Event("player_healed", {"player_id": fighter.player_id})]
+        return [Event.of(PlayerHealed(player_id=fighter.player_id))]
     if isinstance(command, Revive):
         fighter = find(state, command.player_id)
         if fighter.alive:
             raise RuleError("not_dead", "only a dead player can be revived")
-        return [
-            Event("player_revived", {"player_id": fighter.player_id, "cards": deal(state, ctx)})
-        ]
+        return [Event.of(PlayerRevived(player_id=fighter.player_id, cards=deal(state, ctx)))]
     if isinstance(command, CancelDuel):
         if command.duel_id not in state.duels:
             raise RuleError("not_found", f"no duel {command.duel_id} is in progress")
@@ -64,8 +82,8 @@ def decide(state: CardDuel, command: Command, ctx: Context) -> list[Event]:
     return roster.decide(state.roster, command, ctx)
 
 
-def deal(state: CardDuel, ctx: Context) -> list[dict[str, object]]:
-    return [Card.issue(ctx.new_id("c"), spec).dump() for spec in state.config.starting_cards]
+def deal(state: CardDuel, ctx: Context) -> tuple[CardFace, ...]:
+    return tuple(Card.issue(ctx.new_id("c"), spec).face() for spec in state.config.starting_cards)
 
 
 def find(state: CardDuel, player_id: str) -> Fighter:
@@ -82,11 +100,12 @@ def alive(state: CardDuel, player_id: str) -> Fighter:
     return fighter
 
 
-def cancelled(state: CardDuel, duel_id: str, reason: str, **more: str) -> Event:
+def cancelled(
+    state: CardDuel, duel_id: str, reason: CancelReason, by: str | Unset = UNSET
+) -> Event:
     """A duel ends with no outcome; the event names its players (whose views it changes)."""
     players = list(state.duels[duel_id].players)
-    data = {"duel_id": duel_id, "reason": reason, "players": players, **more}
-    return Event("duel_cancelled", data)
+    return Event.of(DuelCancelled(duel_id=duel_id, reason=reason, players=players, by=by))
 
 
 def timed_out(state: CardDuel, fighters: list[Fighter], now: int) -> list[Event]:
@@ -130,16 +149,16 @@ def challenge(state: CardDuel, command: Challenge, ctx: Context) -> list[Event]:
         raise RuleError("stunned", f"{member.name} is stunned")
     if target.immune(now):
         raise RuleError("immune", f"{member.name} has free leave")
-    started = {
-        "duel_id": ctx.new_id("d"),
-        "challenger": me.player_id,
-        "target": target.player_id,
-        "ranged": command.ranged,
-        "at": iso(now),
-        "deadline": deadline(state, now),
-        "leave_from": leave_from(state, now),
-    }
-    return [*timed_out(state, [me, target], now), Event("duel_started", started)]
+    started = DuelStarted(
+        duel_id=ctx.new_id("d"),
+        challenger=me.player_id,
+        target=target.player_id,
+        ranged=command.ranged,
+        at=iso(now),
+        deadline=deadline(state, now),
+        leave_from=leave_from(state, now),
+    )
+    return [*timed_out(state, [me, target], now), Event.of(started)]
 
 
 def my_duel(state: CardDuel, duel_id: str, ctx: Context) -> Duel:
@@ -174,13 +193,8 @@ def pick(state: CardDuel, command: Pick, ctx: Context) -> list[Event]:
         raise RuleError("not_your_card", f"you hold no card {command.card_id}")
     if me in duel.picks:
         raise RuleError("already_picked", "you have picked a card this round")
-    picked = {
-        "duel_id": duel.duel_id,
-        "round": duel.round,
-        "player_id": me,
-        "card_id": card.card_id,
-    }
-    events = [Event("card_picked", picked)]
+    picked = CardPicked(duel_id=duel.duel_id, round=duel.round, player_id=me, card_id=card.card_id)
+    events = [Event.of(picked)]
     other = duel.opponent(me)
     if other in duel.picks:
         theirs = state.fighters[other].card(duel.picks[other])
@@ -192,27 +206,29 @@ def pick(state: CardDuel, command: Pick, ctx: Context) -> list[Event]:
 def reveal(state: CardDuel, duel: Duel, cards: dict[str, Card], now: int) -> list[Event]:
     a, b = duel.players
     winners = [p for p, q in ((a, b), (b, a)) if beats(cards[p], cards[q])]
-    revealed = {
-        "duel_id": duel.duel_id,
-        "round": duel.round,
-        "cards": {p: cards[p].dump() for p in duel.players},
-        "winners": winners,
-    }
+    shown = {p: cards[p].face() for p in duel.players}
     if not winners:  # the next round gets its own time to pick, and to wait
-        revealed["deadline"] = deadline(state, now)
-        revealed["leave_from"] = leave_from(state, now)
-        return [Event("round_revealed", revealed)]
+        going_on = RoundRevealed(
+            duel_id=duel.duel_id,
+            round=duel.round,
+            cards=shown,
+            winners=winners,
+            deadline=deadline(state, now),
+            leave_from=leave_from(state, now),
+        )
+        return [Event.of(going_on)]
+    revealed = RoundRevealed(duel_id=duel.duel_id, round=duel.round, cards=shown, winners=winners)
     outcomes = resolve(state, duel, cards, winners, now)
     # A failed escape is only an outcome: the escaper suffers the other card, which has its event.
     effects = [effect_event(duel.duel_id, o) for o in outcomes if o.effect in EFFECT_EVENTS]
-    ended = {
-        "duel_id": duel.duel_id,
-        "outcomes": [
-            {"player_id": o.player_id, "effect": o.effect, "until": iso_or_none(o.until)}
+    ended = DuelEnded(
+        duel_id=duel.duel_id,
+        outcomes=[
+            OutcomeFace(player_id=o.player_id, effect=o.effect, until=iso_or_none(o.until))
             for o in outcomes
         ],
-    }
-    return [Event("round_revealed", revealed), *effects, Event("duel_ended", ended)]
+    )
+    return [Event.of(revealed), *effects, Event.of(ended)]
 
 
 def resolve(
@@ -243,16 +259,15 @@ def hit(state: CardDuel, card: Card, winner: str, loser: str, now: int) -> Outco
     return Outcome(loser, card.kind)
 
 
-EFFECT_EVENTS = {
-    "escape": "player_escaped",
-    "stun": "player_stunned",
-    "wound": "player_wounded",
-    "death": "player_killed",
-}
-
-
 def effect_event(duel_id: str, outcome: Outcome) -> Event:
-    data: dict[str, object] = {"duel_id": duel_id, "player_id": outcome.player_id}
-    if outcome.until is not None:
-        data["until"] = iso(outcome.until)
-    return Event(EFFECT_EVENTS[outcome.effect], data)
+    player_id = outcome.player_id
+    if outcome.effect == "wound":
+        return Event.of(PlayerWounded(duel_id=duel_id, player_id=player_id))
+    if outcome.effect == "death":
+        return Event.of(PlayerKilled(duel_id=duel_id, player_id=player_id))
+    assert outcome.until is not None  # an escape and a stun last a while
+    timed = PlayerEscaped if outcome.effect == "escape" else PlayerStunned
+    return Event.of(timed(duel_id=duel_id, player_id=player_id, until=iso(outcome.until)))
+
+
+EFFECT_EVENTS = ("escape", "stun", "wound", "death")  # a failed escape is only an outcome

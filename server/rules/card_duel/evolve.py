@@ -5,9 +5,26 @@ from typing import Any
 
 from server.clock import parse_iso
 from server.rules import roster
-from server.rules.card_duel.cards import Card
+from server.rules.card_duel.cards import Card, CardFace
+from server.rules.card_duel.events import (
+    CardGranted,
+    CardPicked,
+    DuelCancelled,
+    DuelEnded,
+    DuelStarted,
+    FighterJoined,
+    ItemGranted,
+    PlayerEscaped,
+    PlayerHealed,
+    PlayerKilled,
+    PlayerRevived,
+    PlayerStunned,
+    PlayerWounded,
+    RoundRevealed,
+)
 from server.rules.card_duel.state import CardDuel, Config, Duel, Fighter, Outcome, Round
 from server.rules.core import Event, Json, replacer
+from server.rules.events import UNSET, Fact
 
 # Each class's own `replace`, bound once: replaying a long log calls them for nearly every event.
 new_state: Callable[..., CardDuel] = replacer(CardDuel)
@@ -20,14 +37,14 @@ def initial_state(config: Json) -> CardDuel:
 
 
 def evolve(state: CardDuel, event: Event) -> CardDuel:
-    change = CHANGES.get(event.type)
+    change = CHANGES.get(type(event.fact))
     if change is None:
         return new_state(state, roster=roster.evolve(state.roster, event))
-    return change(state, event)
+    return change(state, event.fact)
 
 
-def cards(data: list[Json]) -> tuple[Card, ...]:
-    return tuple(Card.load(card) for card in data)
+def cards(faces: tuple[CardFace, ...]) -> tuple[Card, ...]:
+    return tuple(Card.load(face) for face in faces)
 
 
 def with_fighters(state: CardDuel, *fighters: Fighter, **changes: Any) -> CardDuel:
@@ -36,49 +53,43 @@ def with_fighters(state: CardDuel, *fighters: Fighter, **changes: Any) -> CardDu
     return new_state(state, fighters=changed, **changes)
 
 
-def joined(state: CardDuel, event: Event) -> CardDuel:
-    data = event.data
-    state = new_state(state, roster=roster.evolve(state.roster, event))
-    if "cards" in data:
-        return with_fighters(state, Fighter(data["player_id"], cards(data["cards"])))
-    return state
+def joined(state: CardDuel, fact: FighterJoined) -> CardDuel:
+    state = new_state(state, roster=roster.joined(state.roster, fact))
+    if fact.cards is UNSET:
+        return state
+    return with_fighters(state, Fighter(fact.player_id, cards(fact.cards)))
 
 
-def start(state: CardDuel, event: Event) -> CardDuel:
-    data = event.data
-    at = parse_iso(data["at"])
-    deadline = data["deadline"] and parse_iso(data["deadline"])
-    # Duels logged before leaving existed: from the default wait on.
-    wait = state.config.leave_after_s * 1000
-    leave_from = parse_iso(data["leave_from"]) if "leave_from" in data else at + wait
-    players = (data["challenger"], data["target"])
-    duel = Duel(data["duel_id"], players, data["ranged"], deadline, leave_from)
-    challenger = state.fighters[data["challenger"]]
+def start(state: CardDuel, fact: DuelStarted) -> CardDuel:
+    at = parse_iso(fact.at)
+    deadline = None if fact.deadline is None else parse_iso(fact.deadline)
+    players = (fact.challenger, fact.target)
+    duel = Duel(fact.duel_id, players, fact.ranged, deadline, parse_iso(fact.leave_from))
+    challenger = state.fighters[fact.challenger]
     immune_until = challenger.immune_until
     if immune_until is not None and immune_until > at:
         immune_until = at  # challenging ends one's own free leave
     return with_fighters(
         state,
         new_fighter(challenger, duel_id=duel.duel_id, immune_until=immune_until),
-        new_fighter(state.fighters[data["target"]], duel_id=duel.duel_id),
+        new_fighter(state.fighters[fact.target], duel_id=duel.duel_id),
         duels={**state.duels, duel.duel_id: duel},
     )
 
 
-def picked(state: CardDuel, event: Event) -> CardDuel:
-    data = event.data
-    duel = state.duels[data["duel_id"]]
-    picks = {**duel.picks, data["player_id"]: data["card_id"]}
+def picked(state: CardDuel, fact: CardPicked) -> CardDuel:
+    duel = state.duels[fact.duel_id]
+    picks = {**duel.picks, fact.player_id: fact.card_id}
     return new_state(state, duels={**state.duels, duel.duel_id: new_duel(duel, picks=picks)})
 
 
-def revealed(state: CardDuel, event: Event) -> CardDuel:
-    data = event.data
-    duel = state.duels[data["duel_id"]]
-    shown = {p: Card.load(card) for p, card in data["cards"].items()}
-    rounds = (*duel.rounds, Round(data["round"], shown, tuple(data["winners"])))
-    deadline = data["deadline"] and parse_iso(data["deadline"]) if "deadline" in data else None
-    leave_from = parse_iso(data["leave_from"]) if "leave_from" in data else duel.leave_from
+def revealed(state: CardDuel, fact: RoundRevealed) -> CardDuel:
+    duel = state.duels[fact.duel_id]
+    shown = {p: Card.load(face) for p, face in fact.cards.items()}
+    rounds = (*duel.rounds, Round(fact.round, shown, tuple(fact.winners)))
+    # Written only when the duel goes on (see RoundRevealed).
+    deadline = parse_iso(fact.deadline) if isinstance(fact.deadline, str) else None
+    leave_from = duel.leave_from if fact.leave_from is UNSET else parse_iso(fact.leave_from)
     duel = new_duel(
         duel,
         rounds=rounds,
@@ -90,17 +101,16 @@ def revealed(state: CardDuel, event: Event) -> CardDuel:
     return new_state(state, duels={**state.duels, duel.duel_id: duel})
 
 
-def ended(state: CardDuel, event: Event) -> CardDuel:
-    data = event.data
+def ended(state: CardDuel, fact: DuelEnded) -> CardDuel:
     outcomes = tuple(
-        Outcome(o["player_id"], o["effect"], o["until"] and parse_iso(o["until"]))
-        for o in data["outcomes"]
+        Outcome(o.player_id, o.effect, None if o.until is None else parse_iso(o.until))
+        for o in fact.outcomes
     )
-    return finish(state, data["duel_id"], outcomes)
+    return finish(state, fact.duel_id, outcomes)
 
 
-def cancelled(state: CardDuel, event: Event) -> CardDuel:
-    duel = state.duels[event.data["duel_id"]]
+def cancelled(state: CardDuel, fact: DuelCancelled) -> CardDuel:
+    duel = state.duels[fact.duel_id]
     return finish(state, duel.duel_id, tuple(Outcome(p, "cancelled") for p in duel.players))
 
 
@@ -113,31 +123,33 @@ def finish(state: CardDuel, duel_id: str, outcomes: tuple[Outcome, ...]) -> Card
     return with_fighters(state, *freed, duels=duels, last_duels=last)
 
 
-def fighter_effect(effect: Callable[[Fighter, Json], Fighter]) -> Callable[..., CardDuel]:
-    def change(state: CardDuel, event: Event) -> CardDuel:
-        data = event.data
-        return with_fighters(state, effect(state.fighters[data["player_id"]], data))
+Change = Callable[[CardDuel, Any], CardDuel]
+
+
+def fighter_effect(effect: Callable[[Fighter, Any], Fighter]) -> Change:
+    def change(state: CardDuel, fact: Any) -> CardDuel:
+        return with_fighters(state, effect(state.fighters[fact.player_id], fact))
 
     return change
 
 
-FIGHTER_EFFECTS: dict[str, Callable[[Fighter, Json], Fighter]] = {
-    "player_escaped": lambda f, d: new_fighter(f, immune_until=parse_iso(d["until"])),
-    "player_stunned": lambda f, d: new_fighter(f, stunned_until=parse_iso(d["until"])),
-    "player_wounded": lambda f, d: new_fighter(f, wounded=True),
-    "player_killed": lambda f, d: new_fighter(f, alive=False),
-    "player_healed": lambda f, d: new_fighter(f, wounded=False),
-    "card_granted": lambda f, d: new_fighter(f, cards=(*f.cards, Card.load(d["card"]))),
-    "item_granted": lambda f, d: new_fighter(f, items=(*f.items, d["item"])),
-    "player_revived": lambda f, d: Fighter(f.player_id, cards(d["cards"])),
+FIGHTER_EFFECTS: dict[type[Fact], Callable[[Fighter, Any], Fighter]] = {
+    PlayerEscaped: lambda f, e: new_fighter(f, immune_until=parse_iso(e.until)),
+    PlayerStunned: lambda f, e: new_fighter(f, stunned_until=parse_iso(e.until)),
+    PlayerWounded: lambda f, e: new_fighter(f, wounded=True),
+    PlayerKilled: lambda f, e: new_fighter(f, alive=False),
+    PlayerHealed: lambda f, e: new_fighter(f, wounded=False),
+    CardGranted: lambda f, e: new_fighter(f, cards=(*f.cards, Card.load(e.card))),
+    ItemGranted: lambda f, e: new_fighter(f, items=(*f.items, e.item)),
+    PlayerRevived: lambda f, e: Fighter(f.player_id, cards(e.cards)),
 }
 # The events of the rules' own: any other is the roster's.
-CHANGES: dict[str, Callable[[CardDuel, Event], CardDuel]] = {
+CHANGES: dict[type[Fact], Change] = {
     **{kind: fighter_effect(effect) for kind, effect in FIGHTER_EFFECTS.items()},
-    "player_joined": joined,
-    "duel_started": start,
-    "card_picked": picked,
-    "round_revealed": revealed,
-    "duel_ended": ended,
-    "duel_cancelled": cancelled,
+    FighterJoined: joined,
+    DuelStarted: start,
+    CardPicked: picked,
+    RoundRevealed: revealed,
+    DuelEnded: ended,
+    DuelCancelled: cancelled,
 }

@@ -1,6 +1,7 @@
 """The state of a card-duel game: fighters, duels in progress and the last duel of each."""
 
 from dataclasses import dataclass, field
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -52,10 +53,13 @@ class Round:
     winners: tuple[str, ...]
 
 
+Effect = Literal["escape", "escape_failed", "stun", "wound", "death", "cancelled"]
+
+
 @dataclass(frozen=True, slots=True)
 class Outcome:
     player_id: str
-    effect: str  # escape, stun, wound, death, escape_failed or cancelled
+    effect: Effect
     until: int | None = None
 
 

@@ -109,7 +109,7 @@ def touched(before: CardDuel, events: list[Event]) -> set[str] | None:
     picker only, and changes what the opponent sees: `opponent_picked`)."""
     found = mentioned(before, events)
     for event in events:
-        duel = before.duels.get(event.data.get("duel_id", ""))
+        duel = before.duels.get(getattr(event.fact, "duel_id", ""))
         if duel is not None:
             found.update(duel.players)
     return found

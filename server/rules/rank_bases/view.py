@@ -96,9 +96,13 @@ def raid_row(state: RankBases, raid_id: str, now: int) -> Made:
 
 
 def named(state: RankBases, touched: set[str], shown: Json) -> Iterator[Row]:
-    """A touched member's rows, and the duel and raid its player is in now or was in when last
-    shown."""
+    """A touched member's rows, the duel its player is in now or was in when last shown, and
+    every raid it attacked or defended in: raids stay after they end, and one may have begun
+    and ended since the console was last shown (several commands published at once)."""
     players, shown_players = state.players, shown["players"]
+    for raid in state.raids.values():
+        if raid.attacker in touched or not touched.isdisjoint(raid.order):
+            yield "raids", raid.raid_id
     for player_id in touched:
         yield "players", player_id
         yield "members", player_id

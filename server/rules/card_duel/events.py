@@ -1,0 +1,160 @@
+"""The events of card-duel, as typed records, and the upcasters of their older lines.
+
+Times are ISO 8601 UTC strings with milliseconds, as written on the wire.
+"""
+
+from typing import Literal
+
+import msgspec
+
+from server.clock import iso, parse_iso
+from server.rules import roster
+from server.rules.card_duel.cards import CardFace
+from server.rules.card_duel.state import Effect
+from server.rules.events import UNSET, Fact, Json, Unset
+
+CancelReason = Literal["organizer", "timeout", "left", "game_ended"]
+# The organizer's config default when leaving a duel was added: duels logged before it could be
+# left from then on (server/rules/card_duel/state.py, Config.leave_after_s).
+LEAVE_AFTER_MS = 60_000
+
+
+class FighterJoined(roster.PlayerJoined, frozen=True):
+    """A member joins; a player is dealt the starting cards (an organizer or spectator none)."""
+
+    cards: tuple[CardFace, ...] | Unset = UNSET
+
+
+class DuelStarted(Fact, frozen=True):
+    """v2: `leave_from` is always written (v1 lines before leaving existed have none)."""
+
+    kind = "duel_started"
+    version = 2
+    duel_id: str
+    challenger: str
+    target: str
+    ranged: bool
+    at: str
+    deadline: str | None
+    leave_from: str
+
+
+class CardPicked(Fact, frozen=True):
+    kind = "card_picked"
+    duel_id: str
+    round: int
+    player_id: str
+    card_id: str
+
+
+class RoundRevealed(Fact, frozen=True):
+    """Both picks shown. With no winner the duel goes on, and the next round's `deadline` (None:
+    no timeout) and `leave_from` are written; with a winner neither is. (Lines written before
+    rounds had their own time leave both out: no deadline, and the duel's own leave_from.)"""
+
+    kind = "round_revealed"
+    duel_id: str
+    round: int
+    cards: dict[str, CardFace]
+    winners: list[str]
+    deadline: str | Unset | None = UNSET
+    leave_from: str | Unset = UNSET
+
+
+class Outcome(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    player_id: str
+    effect: Effect
+    until: str | None
+
+
+class DuelEnded(Fact, frozen=True):
+    kind = "duel_ended"
+    duel_id: str
+    outcomes: list[Outcome]
+
+
+class DuelCancelled(Fact, frozen=True):
+    kind = "duel_cancelled"
+    duel_id: str
+    reason: CancelReason
+    players: list[str]
+    by: str | Unset = UNSET  # who left, when one did
+
+
+class PlayerEscaped(Fact, frozen=True):
+    kind = "player_escaped"
+    duel_id: str
+    player_id: str
+    until: str
+
+
+class PlayerStunned(Fact, frozen=True):
+    kind = "player_stunned"
+    duel_id: str
+    player_id: str
+    until: str
+
+
+class PlayerWounded(Fact, frozen=True):
+    kind = "player_wounded"
+    duel_id: str
+    player_id: str
+
+
+class PlayerKilled(Fact, frozen=True):
+    kind = "player_killed"
+    duel_id: str
+    player_id: str
+
+
+class PlayerHealed(Fact, frozen=True):
+    kind = "player_healed"
+    player_id: str
+
+
+class CardGranted(Fact, frozen=True):
+    kind = "card_granted"
+    player_id: str
+    card: CardFace
+
+
+class ItemGranted(Fact, frozen=True):
+    kind = "item_granted"
+    player_id: str
+    item: str
+
+
+class PlayerRevived(Fact, frozen=True):
+    """A dead player is back with a fresh hand and nothing else."""
+
+    kind = "player_revived"
+    player_id: str
+    cards: tuple[CardFace, ...]
+
+
+def upcast_duel_started_v1_v2(data: Json) -> Json:
+    """Duels logged before leaving existed could be left from the default wait on."""
+    if "leave_from" in data:
+        return data
+    return {**data, "leave_from": iso(parse_iso(data["at"]) + LEAVE_AFTER_MS)}
+
+
+EVENTS = roster.EVENTS.extended(
+    [
+        FighterJoined,
+        DuelStarted,
+        CardPicked,
+        RoundRevealed,
+        DuelEnded,
+        DuelCancelled,
+        PlayerEscaped,
+        PlayerStunned,
+        PlayerWounded,
+        PlayerKilled,
+        PlayerHealed,
+        CardGranted,
+        ItemGranted,
+        PlayerRevived,
+    ],
+    {("duel_started", 1): upcast_duel_started_v1_v2},
+)
