@@ -304,10 +304,8 @@ class Referee:
             if isinstance(command, AddPlayers):
                 events, state = decide_each(table.ruleset, table.state, command.players, ctx)
             else:
-                events = table.ruleset.decide(table.state, command, ctx)
-                state = table.state
-                for event in events:
-                    state = table.ruleset.evolve(state, event)
+                story = table.ruleset.play(table.state, command, ctx)
+                events, state = story.events, story.state
             touched = table.ruleset.parts.touched(table.state, events)
         append = Append(table.game_id, table.seq, events, now, actor.player_id, command_id)
         tokens = []  # every member who joins gets a token

@@ -16,7 +16,8 @@ from pathlib import Path
 from typing import Any
 
 from server import chain
-from server.rules.chance import redo
+from server.rules.chance import U64, redo
+from server.rules.roster import code_of
 
 Json = dict[str, Any]
 MAX_SIZE = 10_000  # the most sides of a die, or cards of a shuffle, a log may ask to redo
@@ -111,6 +112,10 @@ def redone(seed: bytes, event: Json) -> str | None:
     for n, (found, true) in enumerate(zip(draws, expected, strict=False)):
         if found != true:
             return f"{where}: draw {n} is {dumps(found)}, the seed gives {dumps(true)}"
+    if event["type"] == "player_joined" and expected:
+        code = code_of(expected[-1]["value"])
+        if event["data"].get("code") != code:
+            return f"{where}: the code is {event['data'].get('code')!r}, the seed gives {code!r}"
     return None
 
 
@@ -124,6 +129,10 @@ def well_formed(recorded: Any) -> bool:
     for draw in recorded["draws"]:
         if not isinstance(draw, dict):
             return False
+        if "below" in draw:  # a member's code: any bound a draw can reach
+            if not isinstance(draw["below"], int) or not 0 < draw["below"] <= U64:
+                return False
+            continue
         size = draw.get("die", draw.get("shuffle"))
         least = 1 if "die" in draw else 0  # a die has a side at least; a shuffle may be empty
         if not isinstance(size, int) or not least <= size <= MAX_SIZE:

@@ -5,7 +5,8 @@ HMAC-SHA256(seed, "s:n"), read as a big-endian 64-bit number; numbers below a bo
 rejection, so no value is more likely than another. Anyone holding the revealed seed can redo
 every draw from the log: each event that used chance carries
 `"chance": {"stream": s, "from": n, "draws": [...]}`, and each draw says what it was:
-`{"die": 6, "value": 4}` or `{"shuffle": 52, "order": [...]}` (a permutation of range(52)).
+`{"die": 6, "value": 4}`, `{"shuffle": 52, "order": [...]}` (a permutation of range(52)) or
+`{"below": 390625, "value": 1234}` (a whole number in [0, below): a member's code).
 """
 
 import hmac
@@ -48,6 +49,13 @@ class Chance:
         self.draws.append({"die": sides, "value": value})
         return value
 
+    def draw(self, bound: int) -> int:
+        """A whole number in [0, bound), recorded."""
+        self.mark()
+        value = self.below(bound)
+        self.draws.append({"below": bound, "value": value})
+        return value
+
     def shuffle(self, items: list[Any]) -> list[Any]:
         """A new list in a uniformly random order (Fisher-Yates, from the end)."""
         self.mark()
@@ -71,6 +79,8 @@ def redo(seed: bytes, recorded: Json) -> list[Json]:
     for draw in recorded["draws"]:
         if "die" in draw:
             chance.die(draw["die"])
+        elif "below" in draw:
+            chance.draw(draw["below"])
         else:
             chance.shuffle(list(range(draw["shuffle"])))
     return chance.draws

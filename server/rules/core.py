@@ -16,6 +16,7 @@ from server.rules.grown import one_command
 if TYPE_CHECKING:
     from server.rules.chance import Chance
     from server.rules.rows import Rows
+    from server.rules.story import Story
 
 Role = Literal["organizer", "leader", "player", "spectator"]
 ROLES: tuple[Role, ...] = ("organizer", "leader", "player", "spectator")
@@ -112,7 +113,8 @@ class Ruleset(Generic[S]):
     config: type[BaseModel]
     commands: Mapping[str, type[Command]]
     initial_state: Callable[[Json], S]
-    decide: Callable[[S, Command, Context], list[Event]]
+    # Decides a command: its events and the state after them (server/rules/story.py).
+    play: "Callable[[S, Command, Context], Story[S]]"
     evolve: Callable[[S, Event], S]
     view: Callable[[S, Member, int], Json]
     sight: Sight[S] | None = None  # without one, every viewer's whole view is private
@@ -120,6 +122,10 @@ class Ruleset(Generic[S]):
     # snapshots of the old meaning are then ignored (server/snapshots.py).
     state_version: int = 1
     events: Catalog | None = None  # TRANSITION: every ruleset will declare its events
+
+    def decide(self, state: S, command: Command, ctx: Context) -> list[Event]:
+        """The events a command causes, or a RuleError that refuses it."""
+        return self.play(state, command, ctx).events
 
     def read(self, type: str, data: Json, version: int = 1) -> Event:
         """A line of this ruleset's log as an event (server/rules/events.py)."""

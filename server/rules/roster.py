@@ -20,7 +20,7 @@ from server.rules.core import (
     S,
     replace,
 )
-from server.rules.events import Catalog, Fact
+from server.rules.events import UNSET, Catalog, Fact, Unset
 from server.rules.grown import grow, one_command
 from server.rules.keyed import keyed
 from server.rules.rows import Collection, Made
@@ -76,12 +76,16 @@ class GameCreated(Fact, frozen=True):
 
 
 class PlayerJoined(Fact, frozen=True):
+    """v2: the code's draws are recorded in `chance` (v1 drew it unrecorded)."""
+
     kind = "player_joined"
+    version = 2
     player_id: str
     name: str
     role: Role
     team: str | None
     code: str
+    chance: Json | Unset = UNSET
 
 
 class GameStarted(Fact, frozen=True):
@@ -95,7 +99,15 @@ class GameEnded(Fact, frozen=True):
     seed: str
 
 
-EVENTS = Catalog([GameCreated, PlayerJoined, GameStarted, GameEnded])
+def upcast_player_joined_v1_v2(data: Json) -> Json:
+    """A v1 code was drawn from the seed too, but unrecorded: nothing to add."""
+    return data
+
+
+EVENTS = Catalog(
+    [GameCreated, PlayerJoined, GameStarted, GameEnded],
+    {("player_joined", 1): upcast_player_joined_v1_v2},
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,34 +140,56 @@ def require_not_ended(roster: Roster) -> None:
         raise RuleError("game_not_running", "the game has ended")
 
 
-def new_code(roster: Roster, ctx: Context) -> str:
-    """One draw below 25⁴ a try, written in base 25 with the alphabet as its digits (a draw a
-    character made a list of 500 added to a game of 50,000 draw four times as long)."""
+CODES = len(CODE_ALPHABET) ** 4
+
+
+def code_of(number: int) -> str:
+    """A number below 25⁴ written in base 25, most significant digit first, with the alphabet
+    as its digits."""
     base = len(CODE_ALPHABET)
+    return "".join(CODE_ALPHABET[number // base**k % base] for k in (3, 2, 1, 0))
+
+
+def new_code(roster: Roster, ctx: Context) -> str:
+    """One recorded draw below 25⁴ a try, until a code nobody holds (a draw a character made a
+    list of 500 added to a game of 50,000 draw four times as long)."""
     while True:
-        number = ctx.chance.below(base**4)
-        code = "".join(CODE_ALPHABET[number // base**k % base] for k in (3, 2, 1, 0))
+        code = code_of(ctx.chance.draw(CODES))
         if code not in roster.codes:
             return code
+
+
+def require_lobby(roster: Roster) -> None:
+    if roster.status != "lobby":
+        raise RuleError("game_not_running", f"the game is {roster.status}, it cannot start")
+
+
+def admit(roster: Roster, command: AddPlayer) -> None:
+    """Anybody may join until the end, while the game has room."""
+    require_not_ended(roster)
+    if len(roster.members) >= MAX_MEMBERS:
+        raise RuleError("game_full", f"a game has at most {MAX_MEMBERS:,} members")
+
+
+def joining(roster: Roster, command: AddPlayer, ctx: Context) -> PlayerJoined:
+    """The fact a member joins by: a new id, and a code nobody holds, drawn and recorded."""
+    return PlayerJoined(
+        player_id=ctx.new_id("p"),
+        name=command.name.strip(),
+        role=command.role,
+        team=command.team,
+        code=new_code(roster, ctx),
+        chance=ctx.chance.record(),
+    )
 
 
 def decide(roster: Roster, command: Command, ctx: Context) -> list[Event]:
     """The common commands; a ruleset adds its own events around these."""
     if isinstance(command, AddPlayer):
-        require_not_ended(roster)
-        if len(roster.members) >= MAX_MEMBERS:
-            raise RuleError("game_full", f"a game has at most {MAX_MEMBERS:,} members")
-        member = PlayerJoined(
-            player_id=ctx.new_id("p"),
-            name=command.name.strip(),
-            role=command.role,
-            team=command.team,
-            code=new_code(roster, ctx),
-        )
-        return [Event.of(member)]
+        admit(roster, command)
+        return [Event.of(joining(roster, command, ctx))]
     if isinstance(command, StartGame):
-        if roster.status != "lobby":
-            raise RuleError("game_not_running", f"the game is {roster.status}, it cannot start")
+        require_lobby(roster)
         return [Event.of(GameStarted())]
     if isinstance(command, EndGame):
         require_not_ended(roster)
@@ -173,10 +207,9 @@ def decide_each(
     with one_command():
         for command in commands:
             step = Context(now=ctx.now, actor=ctx.actor, seq=ctx.seq + len(events), seed=ctx.seed)
-            decided = ruleset.decide(state, command, step)
-            for event in decided:
-                state = ruleset.evolve(state, event)
-            events += decided
+            story = ruleset.play(state, command, step)
+            state = story.state
+            events += story.events
     return events, state
 
 
@@ -233,10 +266,8 @@ def opening(
     state = ruleset.evolve(ruleset.initial_state(settings), created)
     nobody = Member("", "", "organizer", None, "")
     ctx = Context(now=now, actor=nobody, seq=2, seed=seed)
-    joined = ruleset.decide(state, AddPlayer(name="Organizer", role="organizer"), ctx)
-    for event in joined:
-        state = ruleset.evolve(state, event)
-    return state, [created, *joined]
+    story = ruleset.play(state, AddPlayer(name="Organizer", role="organizer"), ctx)
+    return story.state, [created, *story.events]
 
 
 def game_view(roster: Roster) -> Json:

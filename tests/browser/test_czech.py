@@ -2,7 +2,8 @@
 
 The codes and event types are read from the server's source: every `RuleError("code", …)`, every
 refusal returned as a `("code", "message")` pair, the codes of server/errors.py, and every event
-made with `Event("type", …)` (or a ruleset's `tell` / `add`, or a table of event types). The PWA
+a ruleset's catalog declares (and, until every ruleset has one, every event made with
+`Event("type", …)`, a ruleset's `tell` / `add`, or a table of event types). The PWA
 then words each one in Chromium, as a refused command's banner and a replay row show it.
 """
 
@@ -11,10 +12,10 @@ from pathlib import Path
 
 from playwright.async_api import expect
 
+from server.rules import RULESETS, roster
 from tests.browser.helpers import Phone
 
 SERVER = Path(__file__).resolve().parents[2] / "server"
-RULESETS = ["card-duel", "rank-bases", "dice-combat", "stamina-deck"]
 EVENT_CALLS = {"Event", "tell", "add"}  # Event(type, data); Story.tell and Steps.add make one
 
 
@@ -69,6 +70,9 @@ def collect() -> tuple[dict[str, set[str | None]], dict[str, set[str | None]]]:
                         for found in texts(value):
                             types.setdefault(found, set()).add(ruleset)
     codes.setdefault("internal", set()).add(None)  # errors.unexpected: any 500
+    for ruleset_id, rules in RULESETS.items():  # the kinds each ruleset's catalog declares
+        for kind in rules.events.facts if rules.events else ():
+            types.setdefault(kind, set()).add(None if kind in roster.EVENTS.facts else ruleset_id)
     return codes, types
 
 
@@ -136,6 +140,6 @@ async def test_every_code_and_event_has_czech_words(phone: Phone) -> None:
     await page.goto("/")
     await expect(page.get_by_test_id("create-form")).to_be_visible()
     missing = await page.evaluate(
-        WORDS, {"codes": as_lists(codes), "types": as_lists(types), "rulesets": RULESETS}
+        WORDS, {"codes": as_lists(codes), "types": as_lists(types), "rulesets": sorted(RULESETS)}
     )
     assert not missing, "\n".join(missing)

@@ -15,7 +15,7 @@ RULESET: Ruleset[CardDuel] = Ruleset(
     config=Config,
     commands={**roster.COMMON_COMMANDS, **COMMANDS},
     initial_state=initial_state,
-    decide=decide,
+    play=decide,
     evolve=evolve,
     view=view,
     sight=Sight(audience=audience, shared=shared, private=private, touched=touched, rows=rows),

@@ -33,53 +33,61 @@ from server.rules.card_duel.events import (
     RoundRevealed,
 )
 from server.rules.card_duel.events import Outcome as OutcomeFace
+from server.rules.card_duel.evolve import evolve
 from server.rules.card_duel.state import CardDuel, Duel, Fighter, Outcome
-from server.rules.core import Command, Context, Event, RuleError
-from server.rules.events import UNSET, Unset
+from server.rules.core import Context, RuleError
+from server.rules.events import UNSET, Fact, Unset
+from server.rules.story import Decider, Lifecycle, Story, tells
 
 
-def decide(state: CardDuel, command: Command, ctx: Context) -> list[Event]:
-    if isinstance(command, roster.AddPlayer):
-        member = roster.decide(state.roster, command, ctx)[0].fact
-        dealt = deal(state, ctx) if command.role == "player" else UNSET
-        return [Event.of(FighterJoined(**msgspec.structs.asdict(member), cards=dealt))]
-    if isinstance(command, roster.EndGame):
-        # Duels still open when the game ends end with it, so no state is left half-way.
-        return [
-            *(cancelled(state, duel_id, "game_ended") for duel_id in state.duels),
-            *roster.decide(state.roster, command, ctx),
-        ]
-    if isinstance(command, Challenge):
-        return challenge(state, command, ctx)
-    if isinstance(command, Pick):
-        return pick(state, command, ctx)
-    if isinstance(command, LeaveDuel):
-        return leave(state, command, ctx)
+def joined(state: CardDuel, member: roster.PlayerJoined, ctx: Context) -> FighterJoined:
+    """A player is dealt the starting cards; an organizer or a spectator none."""
+    dealt = deal(state, ctx) if member.role == "player" else UNSET
+    return FighterJoined(**msgspec.structs.asdict(member), cards=dealt)
+
+
+def ending(story: Story[CardDuel], ctx: Context) -> None:
+    """Duels still open when the game ends end with it, so no state is left half-way."""
+    for duel_id in list(story.state.duels):
+        story.tell(cancelled(story.state, duel_id, "game_ended"))
+
+
+def grant_card(state: CardDuel, command: GrantCard, ctx: Context) -> list[Fact]:
     roster.require_not_ended(state.roster)
-    if isinstance(command, GrantCard):
-        fighter = alive(state, command.player_id)
-        card = Card.issue(ctx.new_id("c"), command.card)
-        return [Event.of(CardGranted(player_id=fighter.player_id, card=card.face()))]
-    if isinstance(command, GrantItem):
-        fighter = alive(state, command.player_id)
-        if command.item in fighter.items:
-            raise RuleError("already_has_item", f"the player already has a {command.item}")
-        return [Event.of(ItemGranted(player_id=fighter.player_id, item=command.item))]
-    if isinstance(command, Heal):
-        fighter = alive(state, command.player_id)
-        if not fighter.wounded:
-            raise RuleError("not_wounded", "the player is not wounded")
-        return [Event.of(PlayerHealed(player_id=fighter.player_id))]
-    if isinstance(command, Revive):
-        fighter = find(state, command.player_id)
-        if fighter.alive:
-            raise RuleError("not_dead", "only a dead player can be revived")
-        return [Event.of(PlayerRevived(player_id=fighter.player_id, cards=deal(state, ctx)))]
-    if isinstance(command, CancelDuel):
-        if command.duel_id not in state.duels:
-            raise RuleError("not_found", f"no duel {command.duel_id} is in progress")
-        return [cancelled(state, command.duel_id, "organizer")]
-    return roster.decide(state.roster, command, ctx)
+    fighter = alive(state, command.player_id)
+    card = Card.issue(ctx.new_id("c"), command.card)
+    return [CardGranted(player_id=fighter.player_id, card=card.face())]
+
+
+def grant_item(state: CardDuel, command: GrantItem, ctx: Context) -> list[Fact]:
+    roster.require_not_ended(state.roster)
+    fighter = alive(state, command.player_id)
+    if command.item in fighter.items:
+        raise RuleError("already_has_item", f"the player already has a {command.item}")
+    return [ItemGranted(player_id=fighter.player_id, item=command.item)]
+
+
+def heal(state: CardDuel, command: Heal, ctx: Context) -> list[Fact]:
+    roster.require_not_ended(state.roster)
+    fighter = alive(state, command.player_id)
+    if not fighter.wounded:
+        raise RuleError("not_wounded", "the player is not wounded")
+    return [PlayerHealed(player_id=fighter.player_id)]
+
+
+def revive(state: CardDuel, command: Revive, ctx: Context) -> list[Fact]:
+    roster.require_not_ended(state.roster)
+    fighter = find(state, command.player_id)
+    if fighter.alive:
+        raise RuleError("not_dead", "only a dead player can be revived")
+    return [PlayerRevived(player_id=fighter.player_id, cards=deal(state, ctx))]
+
+
+def cancel_duel(state: CardDuel, command: CancelDuel, ctx: Context) -> list[Fact]:
+    roster.require_not_ended(state.roster)
+    if command.duel_id not in state.duels:
+        raise RuleError("not_found", f"no duel {command.duel_id} is in progress")
+    return [cancelled(state, command.duel_id, "organizer")]
 
 
 def deal(state: CardDuel, ctx: Context) -> tuple[CardFace, ...]:
@@ -102,13 +110,13 @@ def alive(state: CardDuel, player_id: str) -> Fighter:
 
 def cancelled(
     state: CardDuel, duel_id: str, reason: CancelReason, by: str | Unset = UNSET
-) -> Event:
+) -> DuelCancelled:
     """A duel ends with no outcome; the event names its players (whose views it changes)."""
     players = list(state.duels[duel_id].players)
-    return Event.of(DuelCancelled(duel_id=duel_id, reason=reason, players=players, by=by))
+    return DuelCancelled(duel_id=duel_id, reason=reason, players=players, by=by)
 
 
-def timed_out(state: CardDuel, fighters: list[Fighter], now: int) -> list[Event]:
+def timed_out(state: CardDuel, fighters: list[Fighter], now: int) -> list[Fact]:
     """Duels of these fighters whose pick deadline passed are closed before anything else."""
     ids = {f.duel_id for f in fighters if f.duel_id and state.duels[f.duel_id].expired(now)}
     return [cancelled(state, duel_id, "timeout") for duel_id in sorted(ids)]
@@ -123,7 +131,7 @@ def leave_from(state: CardDuel, now: int) -> str:
     return iso(now + state.config.leave_after_s * 1000)
 
 
-def challenge(state: CardDuel, command: Challenge, ctx: Context) -> list[Event]:
+def challenge(state: CardDuel, command: Challenge, ctx: Context) -> list[Fact]:
     roster.require_running(state.roster)
     me = find(state, ctx.actor.player_id)
     member = state.roster.find(command.target)
@@ -158,7 +166,7 @@ def challenge(state: CardDuel, command: Challenge, ctx: Context) -> list[Event]:
         deadline=deadline(state, now),
         leave_from=leave_from(state, now),
     )
-    return [*timed_out(state, [me, target], now), Event.of(started)]
+    return [*timed_out(state, [me, target], now), started]
 
 
 def my_duel(state: CardDuel, duel_id: str, ctx: Context) -> Duel:
@@ -174,7 +182,7 @@ def my_duel(state: CardDuel, duel_id: str, ctx: Context) -> Duel:
     return duel
 
 
-def leave(state: CardDuel, command: LeaveDuel, ctx: Context) -> list[Event]:
+def leave(state: CardDuel, command: LeaveDuel, ctx: Context) -> list[Fact]:
     """An opponent who does not pick (gone, out of signal) must not hold a player for good."""
     duel = my_duel(state, command.duel_id, ctx)
     me = ctx.actor.player_id
@@ -185,7 +193,7 @@ def leave(state: CardDuel, command: LeaveDuel, ctx: Context) -> list[Event]:
     return [cancelled(state, duel.duel_id, "left", by=me)]
 
 
-def pick(state: CardDuel, command: Pick, ctx: Context) -> list[Event]:
+def pick(state: CardDuel, command: Pick, ctx: Context) -> list[Fact]:
     duel = my_duel(state, command.duel_id, ctx)
     me = ctx.actor.player_id
     card = state.fighters[me].card(command.card_id)
@@ -194,7 +202,7 @@ def pick(state: CardDuel, command: Pick, ctx: Context) -> list[Event]:
     if me in duel.picks:
         raise RuleError("already_picked", "you have picked a card this round")
     picked = CardPicked(duel_id=duel.duel_id, round=duel.round, player_id=me, card_id=card.card_id)
-    events = [Event.of(picked)]
+    events: list[Fact] = [picked]
     other = duel.opponent(me)
     if other in duel.picks:
         theirs = state.fighters[other].card(duel.picks[other])
@@ -203,7 +211,7 @@ def pick(state: CardDuel, command: Pick, ctx: Context) -> list[Event]:
     return events
 
 
-def reveal(state: CardDuel, duel: Duel, cards: dict[str, Card], now: int) -> list[Event]:
+def reveal(state: CardDuel, duel: Duel, cards: dict[str, Card], now: int) -> list[Fact]:
     a, b = duel.players
     winners = [p for p, q in ((a, b), (b, a)) if beats(cards[p], cards[q])]
     shown = {p: cards[p].face() for p in duel.players}
@@ -216,7 +224,7 @@ def reveal(state: CardDuel, duel: Duel, cards: dict[str, Card], now: int) -> lis
             deadline=deadline(state, now),
             leave_from=leave_from(state, now),
         )
-        return [Event.of(going_on)]
+        return [going_on]
     revealed = RoundRevealed(duel_id=duel.duel_id, round=duel.round, cards=shown, winners=winners)
     outcomes = resolve(state, duel, cards, winners, now)
     # A failed escape is only an outcome: the escaper suffers the other card, which has its event.
@@ -228,7 +236,7 @@ def reveal(state: CardDuel, duel: Duel, cards: dict[str, Card], now: int) -> lis
             for o in outcomes
         ],
     )
-    return [Event.of(revealed), *effects, Event.of(ended)]
+    return [revealed, *effects, ended]
 
 
 def resolve(
@@ -259,15 +267,31 @@ def hit(state: CardDuel, card: Card, winner: str, loser: str, now: int) -> Outco
     return Outcome(loser, card.kind)
 
 
-def effect_event(duel_id: str, outcome: Outcome) -> Event:
+def effect_event(duel_id: str, outcome: Outcome) -> Fact:
     player_id = outcome.player_id
     if outcome.effect == "wound":
-        return Event.of(PlayerWounded(duel_id=duel_id, player_id=player_id))
+        return PlayerWounded(duel_id=duel_id, player_id=player_id)
     if outcome.effect == "death":
-        return Event.of(PlayerKilled(duel_id=duel_id, player_id=player_id))
+        return PlayerKilled(duel_id=duel_id, player_id=player_id)
     assert outcome.until is not None  # an escape and a stun last a while
     timed = PlayerEscaped if outcome.effect == "escape" else PlayerStunned
-    return Event.of(timed(duel_id=duel_id, player_id=player_id, until=iso(outcome.until)))
+    return timed(duel_id=duel_id, player_id=player_id, until=iso(outcome.until))
 
 
 EFFECT_EVENTS = ("escape", "stun", "wound", "death")  # a failed escape is only an outcome
+
+
+decide = Decider(
+    handlers={
+        Challenge: tells(challenge),
+        Pick: tells(pick),
+        LeaveDuel: tells(leave),
+        GrantCard: tells(grant_card),
+        GrantItem: tells(grant_item),
+        Heal: tells(heal),
+        Revive: tells(revive),
+        CancelDuel: tells(cancel_duel),
+    },
+    evolve=evolve,
+    lifecycle=Lifecycle(joined=joined, ending=ending),
+)

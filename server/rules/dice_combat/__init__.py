@@ -7,6 +7,7 @@ from server.rules.dice_combat.decide import decide
 from server.rules.dice_combat.evolve import evolve, initial_state
 from server.rules.dice_combat.state import Config, DiceCombat
 from server.rules.dice_combat.view import view
+from server.rules.story import told
 
 RULESET: Ruleset[DiceCombat] = Ruleset(
     id="dice-combat",
@@ -14,7 +15,7 @@ RULESET: Ruleset[DiceCombat] = Ruleset(
     config=Config,
     commands={**roster.COMMON_COMMANDS, **COMMANDS},
     initial_state=initial_state,
-    decide=decide,
+    play=told(decide, evolve),
     evolve=evolve,
     view=view,
 )

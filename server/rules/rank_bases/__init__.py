@@ -7,6 +7,7 @@ from server.rules.rank_bases.decide import decide
 from server.rules.rank_bases.evolve import evolve, initial_state
 from server.rules.rank_bases.state import Config, RankBases
 from server.rules.rank_bases.view import audience, private, rows, shared, touched, view
+from server.rules.story import told
 
 RULESET: Ruleset[RankBases] = Ruleset(
     id="rank-bases",
@@ -14,7 +15,7 @@ RULESET: Ruleset[RankBases] = Ruleset(
     config=Config,
     commands={**roster.COMMON_COMMANDS, **COMMANDS},
     initial_state=initial_state,
-    decide=decide,
+    play=told(decide, evolve),
     evolve=evolve,
     view=view,
     sight=Sight(audience=audience, shared=shared, private=private, touched=touched, rows=rows),

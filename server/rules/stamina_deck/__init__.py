@@ -7,6 +7,7 @@ from server.rules.stamina_deck.decide import decide
 from server.rules.stamina_deck.evolve import evolve, initial_state
 from server.rules.stamina_deck.state import Config, StaminaDeck
 from server.rules.stamina_deck.view import view
+from server.rules.story import told
 
 RULESET: Ruleset[StaminaDeck] = Ruleset(
     id="stamina-deck",
@@ -14,7 +15,7 @@ RULESET: Ruleset[StaminaDeck] = Ruleset(
     config=Config,
     commands={**roster.COMMON_COMMANDS, **COMMANDS},
     initial_state=initial_state,
-    decide=decide,
+    play=told(decide, evolve),
     evolve=evolve,
     view=view,
 )
