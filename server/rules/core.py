@@ -6,7 +6,7 @@ from functools import cached_property
 from types import MemberDescriptorType
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Literal, Protocol, TypeVar
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 from server.rules.events import Catalog, Event, Json
 
@@ -20,6 +20,11 @@ if TYPE_CHECKING:
 
 Role = Literal["organizer", "leader", "player", "spectator"]
 ROLES: tuple[Role, ...] = ("organizer", "leader", "player", "spectator")
+# Who may send a command, in every ruleset's words.
+ORGANIZER: frozenset[Role] = frozenset({"organizer"})  # the organizer, the game master
+PLAYER: frozenset[Role] = frozenset({"player"})
+LEADER: frozenset[Role] = frozenset({"leader"})
+ORGANIZER_OR_PLAYER: frozenset[Role] = ORGANIZER | PLAYER
 
 
 class RuleError(Exception):
@@ -66,6 +71,9 @@ class Context:
         from server.rules.chance import Chance
 
         return Chance(self.seed, self.seq)
+
+
+Id = Field(min_length=1, max_length=64)  # the id of something a command names
 
 
 class Command(BaseModel):

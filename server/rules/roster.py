@@ -8,6 +8,7 @@ from typing import Any, ClassVar, Literal
 from pydantic import Field
 
 from server.rules.core import (
+    ORGANIZER,
     Command,
     Context,
     Event,
@@ -37,7 +38,7 @@ Name = Field(min_length=1, max_length=40, pattern=r"\S")
 
 
 class AddPlayer(Command):
-    roles: ClassVar[frozenset[Role]] = frozenset({"organizer"})
+    roles: ClassVar[frozenset[Role]] = ORGANIZER
     name: str = Name
     role: Role = "player"
     team: str | None = Field(default=None, min_length=1, max_length=40)
@@ -46,16 +47,16 @@ class AddPlayer(Command):
 class AddPlayers(Command):
     """Many players at once (an organizer pastes a list): all of them join, or none."""
 
-    roles: ClassVar[frozenset[Role]] = frozenset({"organizer"})
+    roles: ClassVar[frozenset[Role]] = ORGANIZER
     players: list[AddPlayer] = Field(min_length=1, max_length=500)
 
 
 class StartGame(Command):
-    roles: ClassVar[frozenset[Role]] = frozenset({"organizer"})
+    roles: ClassVar[frozenset[Role]] = ORGANIZER
 
 
 class EndGame(Command):
-    roles: ClassVar[frozenset[Role]] = frozenset({"organizer"})
+    roles: ClassVar[frozenset[Role]] = ORGANIZER
 
 
 COMMON_COMMANDS: dict[str, type[Command]] = {"start_game": StartGame, "end_game": EndGame}

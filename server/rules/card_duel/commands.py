@@ -2,14 +2,8 @@
 
 from typing import ClassVar, Literal
 
-from pydantic import Field
-
 from server.rules.card_duel.cards import CardSpec
-from server.rules.core import Command, Role
-
-Id = Field(min_length=1, max_length=64)
-PLAYER: frozenset[Role] = frozenset({"player"})
-ORGANIZER: frozenset[Role] = frozenset({"organizer"})
+from server.rules.core import ORGANIZER, PLAYER, Command, Id, Role
 
 
 class Challenge(Command):
