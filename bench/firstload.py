@@ -74,7 +74,7 @@ def start(tree: Path, database: Path) -> tuple[subprocess.Popen[bytes], str]:
         [
             sys.executable,
             "-m",
-            "server.cli",
+            "server.serve.cli",
             "serve",
             "--port",
             str(port),

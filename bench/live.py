@@ -98,7 +98,7 @@ def memory_kib(pid: int, field: str = "VmRSS") -> int:
 def server(database_url: str, start_timeout: float = 20) -> Iterator[tuple[str, int]]:
     """A server process on a loopback port without rate limits: yields its base URL and pid."""
     port = free_port()
-    command = [sys.executable, "-m", "server.cli", "serve", "--port", str(port)]
+    command = [sys.executable, "-m", "server.serve.cli", "serve", "--port", str(port)]
     process = subprocess.Popen(
         [*command, "--database-url", database_url],
         cwd=ROOT,

@@ -20,25 +20,33 @@ from pathlib import Path
 RATE = 200  # samples a second
 
 PARTS: list[tuple[str, tuple[str, ...]]] = [
-    ("JSON", ("server/wire.py",)),
-    ("views", ("server/hub.py", "server/patch.py", "/view.py", "server/rules/keyed.py")),
+    ("JSON", ("server/web/wire.py",)),
+    ("views", ("server/game/hub.py", "server/game/patch.py", "/view.py", "server/rules/keyed.py")),
     ("rules", ("server/rules/",)),
     (
         "store",
         (
-            "server/scribe.py",
+            "server/game/scribe.py",
             "server/store.py",
-            "server/backends.py",
+            "server/store/backends.py",
             "sqlite3",
             "aiosqlite",
             "sqlalchemy",
             "asyncpg",
         ),
     ),
-    ("referee", ("server/referee.py", "server/sockets.py", "server/limits.py", "server/api.py")),
+    (
+        "referee",
+        (
+            "server/game/referee.py",
+            "server/web/sockets.py",
+            "server/web/limits.py",
+            "server/web/api.py",
+        ),
+    ),
     (
         "socket framing",
-        ("websockets/", "uvicorn/protocols", "server/socket_protocol.py", "starlette/"),
+        ("websockets/", "uvicorn/protocols", "server/web/socket_protocol.py", "starlette/"),
     ),
     ("event loop", ("asyncio/", "uvloop", "uvicorn/")),
 ]

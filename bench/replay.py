@@ -26,15 +26,14 @@ from pathlib import Path
 import httpx
 
 from bench.live import ROOT, free_port
-from server import migrate
-from server.hub import Hub
-from server.models import GameRow
-from server.referee import Referee, paused_gc
+from server.game.hub import Hub
+from server.game.referee import Referee, paused_gc
 from server.rules import RULESETS
 from server.rules.card_duel.commands import Challenge, Pick
 from server.rules.core import Context, Event, Member, RuleError, fold
 from server.rules.roster import AddPlayer, StartGame, opening
-from server.store import Append, Store
+from server.store import Append, Store, migrate
+from server.store.models import GameRow
 
 RULES = RULESETS["card-duel"]
 
@@ -123,7 +122,16 @@ def start_server(url: str) -> tuple[float, float]:
     port = free_port()
     began = time.perf_counter()
     server = subprocess.Popen(
-        [sys.executable, "-m", "server.cli", "serve", "--port", str(port), "--database-url", url],
+        [
+            sys.executable,
+            "-m",
+            "server.serve.cli",
+            "serve",
+            "--port",
+            str(port),
+            "--database-url",
+            url,
+        ],
         cwd=ROOT,
         stdout=subprocess.DEVNULL,
     )

@@ -9,8 +9,8 @@ from sqlalchemy.ext.asyncio import create_async_engine
 from sqlalchemy.pool import NullPool
 from sqlmodel import SQLModel
 
-import server.models  # noqa: F401  (registers the tables on SQLModel.metadata)
-from server.database import parse_url
+import server.store.models  # noqa: F401  (registers the tables on SQLModel.metadata)
+from server.store.database import parse_url
 
 config = context.config
 url = config.attributes.get("url") or parse_url(

@@ -7,7 +7,7 @@ from typing import Any
 import httpx
 import websockets
 
-from server.patch import apply
+from server.game.patch import apply
 
 
 class Game:

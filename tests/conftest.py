@@ -14,11 +14,10 @@ import uvicorn
 from sqlalchemy.engine import make_url
 from starlette.types import ASGIApp
 
-from server import migrate
-from server.app import create_app
-from server.database import parse_url
-from server.socket_protocol import OPTIONS as SOCKET_OPTIONS
-from server.store import Store
+from server.store import Store, migrate
+from server.store.database import parse_url
+from server.web.app import create_app
+from server.web.socket_protocol import OPTIONS as SOCKET_OPTIONS
 
 POSTGRES_URL = os.environ.get("BIJSE_TEST_POSTGRES_URL")
 

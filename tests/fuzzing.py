@@ -21,7 +21,7 @@ from schemathesis.config import SchemathesisConfig
 from schemathesis.engine import Status, events, from_schema
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from server.app import create_app
+from server.web.app import create_app
 from tests.conftest import free_port
 
 # Where validity depends on the game, not only on the body: a command of another ruleset (the

@@ -62,7 +62,7 @@ async def serve(
     options = ["--database-url", database_url, *more]
     with log.open("ab") as output:
         process = subprocess.Popen(
-            [sys.executable, "-m", "server.cli", "serve", "--port", str(port), *options],
+            [sys.executable, "-m", "server.serve.cli", "serve", "--port", str(port), *options],
             stdout=output,
             stderr=output,
             cwd=ROOT,

@@ -13,10 +13,10 @@ import orjson
 import pytest
 from starlette.routing import Mount
 
-from server.app import create_app
 from server.clock import iso, now_ms
 from server.rules.core import Event
 from server.store import Append, Store
+from server.web.app import create_app
 from tests.client import Game
 from tests.conftest import serve
 

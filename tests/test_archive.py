@@ -17,7 +17,7 @@ from tests.client import Game
 
 def bijse(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "server.cli", *args],
+        [sys.executable, "-m", "server.serve.cli", *args],
         capture_output=True,
         text=True,
         input=stdin,

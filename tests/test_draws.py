@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from server import chain
 from server.rules.chance import Chance, redo
 from server.rules.core import Context, Member
 from server.rules.roster import CODE_ALPHABET, Roster, new_code
+from server.store import chain
 
 PROTOCOL = Path(__file__).resolve().parents[1] / "docs" / "protocol.md"
 

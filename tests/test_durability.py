@@ -56,7 +56,10 @@ async def test_every_acknowledged_event_survives_kill_9(tmp_path: Path) -> None:
 async def test_the_cli_explains_what_is_wrong(tmp_path: Path) -> None:
     def run(*args: str) -> subprocess.CompletedProcess[str]:
         return subprocess.run(
-            [sys.executable, "-m", "server.cli", *args], capture_output=True, text=True, timeout=60
+            [sys.executable, "-m", "server.serve.cli", *args],
+            capture_output=True,
+            text=True,
+            timeout=60,
         )
 
     bad_url = run("serve", "--database-url", "mysql://x/y")

@@ -5,12 +5,12 @@ from collections.abc import Iterator
 
 import pytest
 
-from server import failures
-from server.backends import Rows
-from server.failures import Failures
+from server.game import failures
+from server.game.failures import Failures
+from server.game.scribe import Scribe
 from server.rules.core import Event, RuleError
-from server.scribe import Scribe
 from server.store import Append, Store
+from server.store.backends import Rows
 
 FULL = "sqlite3.OperationalError: database or disk is full"
 DOWN = "ConnectionRefusedError: [Errno 111] Connect call failed"

@@ -13,8 +13,8 @@ import httpx
 import segno
 import websockets
 
-from server.app import create_app
-from server.forwarded import Proxies, behind
+from server.web.app import create_app
+from server.web.forwarded import Proxies, behind
 from tests.conftest import free_port
 from tests.proxy import (
     NAME,
@@ -76,7 +76,7 @@ def test_bad_forwarded_allow_ips_is_one_line_and_exit_2(tmp_path: Path) -> None:
     database = f"sqlite:///{tmp_path / 'x.db'}"
     options = ["--database-url", database, "--forwarded-allow-ips", "proxy"]
     done = subprocess.run(
-        [sys.executable, "-m", "server.cli", "serve", "--port", str(free_port()), *options],
+        [sys.executable, "-m", "server.serve.cli", "serve", "--port", str(free_port()), *options],
         capture_output=True,
         text=True,
         cwd=ROOT,

@@ -4,7 +4,7 @@ import re
 
 import httpx
 
-from server.headers import HEADERS
+from server.web.headers import HEADERS
 
 
 async def test_every_answer_carries_the_security_headers(live_server: str) -> None:

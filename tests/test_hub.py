@@ -5,8 +5,8 @@ import asyncio
 
 import orjson
 
-from server.hub import BEHIND, MESSAGES, Hub, Screen
-from server.patch import apply, bare
+from server.game.hub import BEHIND, MESSAGES, Hub, Screen
+from server.game.patch import apply, bare
 from server.rules.card_duel import RULESET
 from server.rules.card_duel.cards import CardSpec
 from server.rules.card_duel.commands import GrantCard

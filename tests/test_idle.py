@@ -4,11 +4,11 @@ import asyncio
 import time
 from pathlib import Path
 
-from server import migrate
-from server.database import parse_url
-from server.hub import Screen
-from server.referee import IDLE_S
+from server.game.hub import Screen
+from server.game.referee import IDLE_S
 from server.rules.card_duel.commands import Challenge
+from server.store import migrate
+from server.store.database import parse_url
 from tests.test_referee import open_referee, setup_game
 
 

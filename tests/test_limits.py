@@ -12,8 +12,8 @@ import httpx
 import pytest
 import websockets
 
-from server.limits import CHATTER, KEYS, RATES, Limit, Limits, Rate, RateLimited
 from server.rules.core import RuleError
+from server.web.limits import CHATTER, KEYS, RATES, Limit, Limits, Rate, RateLimited
 from tests.client import Game
 from tests.conftest import serve
 

@@ -11,13 +11,12 @@ from alembic import command
 from alembic.script import ScriptDirectory
 from sqlalchemy import create_engine, text
 
-from server import migrate
-from server.archive import export
-from server.database import parse_url
-from server.models import GameRow
+from server.log.archive import export
+from server.log.verify import chained
 from server.rules.core import Event
-from server.store import Append, Snapshot, Store
-from server.verify import chained
+from server.store import Append, Snapshot, Store, migrate
+from server.store.database import parse_url
+from server.store.models import GameRow
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -116,7 +115,7 @@ async def test_a_file_at_the_newest_revision_starts_without_alembic(tmp_path: Pa
     await asyncio.to_thread(migrate.upgrade, url)
     assert migrate.at_newest(url)
     probe = (
-        "import sys; from server import migrate; from server.database import parse_url; "
+        "import sys; from server.store import migrate; from server.store.database import parse_url; "
         f"migrate.upgrade(parse_url({str(url)!r})); print('alembic' in sys.modules)"
     )
     ran = subprocess.run(

@@ -6,7 +6,7 @@ from typing import Any
 from hypothesis import given
 from hypothesis import strategies as st
 
-from server.patch import apply, bare, diff
+from server.game.patch import apply, bare, diff
 
 KEYS = st.sampled_from(["a", "b", "c", "d"])
 SCALARS = st.none() | st.booleans() | st.integers(-3, 3) | st.sampled_from(["x", "y"])

@@ -9,15 +9,14 @@ import asyncpg
 import orjson
 import pytest
 
-from server import migrate
-from server.backends import Rows, Unavailable
-from server.database import parse_url
-from server.hub import Hub, Screen
-from server.referee import Referee
+from server.game.hub import Hub, Screen
+from server.game.referee import Referee
 from server.rules.card_duel.commands import Challenge, GrantItem
 from server.rules.core import Member, RuleError
 from server.rules.roster import AddPlayer, StartGame
-from server.store import Store
+from server.store import Store, migrate
+from server.store.backends import Rows, Unavailable
+from server.store.database import parse_url
 
 
 async def open_referee(url: str) -> Referee:

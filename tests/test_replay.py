@@ -7,8 +7,8 @@ from typing import Any
 import httpx
 import pytest
 
-from server.patch import bare
-from server.replay import EVERY, PUBLIC, Film
+from server.game.patch import bare
+from server.game.replay import EVERY, PUBLIC, Film
 from server.rules import RULESETS
 from server.rules.core import Member
 from server.store import Recorded

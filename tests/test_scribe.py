@@ -4,8 +4,8 @@ import asyncio
 
 import pytest
 
+from server.game.scribe import Scribe
 from server.rules.core import Event, RuleError
-from server.scribe import Scribe
 from server.store import Append, Conflict, Store
 
 BAD = {

@@ -16,18 +16,18 @@ from hypothesis import strategies as st
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import create_async_engine
 
-from server import migrate, snapshots
-from server.database import parse_url
-from server.hub import Hub
-from server.models import GameRow
-from server.referee import Referee
+from server.game import snapshots
+from server.game.hub import Hub
+from server.game.referee import Referee
+from server.game.snapshots import fingerprint, pack, shape, unpack
 from server.rules.card_duel import RULESET
 from server.rules.card_duel.commands import Challenge, GrantItem, Pick
 from server.rules.card_duel.state import CardDuel
 from server.rules.core import Event, RuleError, fold
 from server.rules.roster import AddPlayer, StartGame
-from server.snapshots import fingerprint, pack, shape, unpack
-from server.store import Append, Snapshot, Store
+from server.store import Append, Snapshot, Store, migrate
+from server.store.database import parse_url
+from server.store.models import GameRow
 from tests.rules.game import Game
 
 Commands = list[tuple[str | None, list[Event]]]  # each command's id and events, in order

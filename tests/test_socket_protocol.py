@@ -5,7 +5,7 @@ from hypothesis import strategies as st
 from websockets.frames import Frame, Opcode
 from websockets.streams import StreamReader
 
-from server.socket_protocol import text_frame_header
+from server.web.socket_protocol import text_frame_header
 
 
 def parsed(raw: bytes) -> Frame:

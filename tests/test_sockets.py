@@ -18,11 +18,11 @@ from starlette.applications import Starlette
 from starlette.types import ASGIApp
 from websockets.typing import Origin, Subprotocol
 
-from server import socket_protocol, sockets
-from server.app import create_app
-from server.forwarded import Proxies, behind
-from server.hub import Hub
-from server.patch import apply
+from server.game.hub import Hub
+from server.game.patch import apply
+from server.web import socket_protocol, sockets
+from server.web.app import create_app
+from server.web.forwarded import Proxies, behind
 from tests.client import Game, Phone
 from tests.conftest import free_port, serve, serve_app
 from tests.proxy import serve as serve_process

@@ -8,7 +8,7 @@ from typing import Any
 import httpx
 import pytest
 
-from server.verify import verify
+from server.log.verify import verify
 from tests.client import Game, Phone
 
 

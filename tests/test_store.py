@@ -4,9 +4,9 @@ import asyncio
 
 import pytest
 
-from server.models import GameRow
 from server.rules.core import Event
 from server.store import Append, Conflict, Store
+from server.store.models import GameRow
 
 
 def game(game_id: str) -> GameRow:

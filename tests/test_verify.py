@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from server import chain
+from server.log.verify import main, verify
 from server.rules.chance import Chance
 from server.rules.core import Command, Context, Event, Json, Member
 from server.rules.dice_combat import RULESET
 from server.rules.roster import AddPlayer, EndGame, StartGame
-from server.verify import main, verify
+from server.store import chain
 
 SEED = bytes(range(32))
 

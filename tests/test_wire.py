@@ -8,7 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from server.rules.core import RuleError
-from server.wire import MAX_DEPTH, no_controls, parse_json
+from server.web.wire import MAX_DEPTH, no_controls, parse_json
 
 KEYS = st.text(max_size=4)
 BODIES = st.dictionaries(

@@ -5,8 +5,8 @@ Revises: 0001
 Create Date: 2026-11-29
 
 Events already in the table are chained here, game by game in seq order, exactly as the server
-chains new ones (server/chain.py; the rule is repeated below so this migration keeps its meaning
-whatever that module becomes).
+chains new ones (server/store/chain.py; the rule is repeated below so this migration keeps its
+meaning whatever that module becomes).
 """
 
 import hashlib

@@ -127,7 +127,7 @@ class Ruleset(Generic[S]):
     view: Callable[[S, Member, int], Json]
     sight: Sight[S] | None = None  # without one, every viewer's whole view is private
     # Raise it when what the state means changes but not its shape (its dataclasses' fields):
-    # snapshots of the old meaning are then ignored (server/snapshots.py).
+    # snapshots of the old meaning are then ignored (server/game/snapshots.py).
     state_version: int = 1
     events: Catalog | None = None  # TRANSITION: every ruleset will declare its events
 

@@ -9,7 +9,7 @@ from typing import Any
 from httpx import AsyncClient
 from playwright.async_api import Page, expect
 
-from server.patch import bare
+from server.game.patch import bare
 from tests.browser.helpers import (
     STUN_CARD,
     WOUND_CARD,

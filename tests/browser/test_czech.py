@@ -1,7 +1,7 @@
 """Every refusal code and every event type the server can write has Czech (and English) words.
 
 The codes and event types are read from the server's source: every `RuleError("code", …)`, every
-refusal returned as a `("code", "message")` pair, the codes of server/errors.py, and every event
+refusal returned as a `("code", "message")` pair, the codes of server/web/errors.py, and every event
 a ruleset's catalog declares (and, until every ruleset has one, every event made with
 `Event("type", …)`, a ruleset's `tell` / `add`, or a table of event types). The PWA
 then words each one in Chromium, as a refused command's banner and a replay row show it.

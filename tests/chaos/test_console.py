@@ -15,7 +15,7 @@ from typing import Any
 import httpx
 import websockets
 
-from server.patch import bare
+from server.game.patch import bare
 from server.rules.roster import MAX_MEMBERS
 from tests.chaos.harness import Server
 from tests.client import Game, Phone

@@ -38,7 +38,7 @@ async def start(port: int, database: str, log: Path, workers: int) -> subprocess
     prlimit = shutil.which("prlimit")
     assert prlimit, "the test runs the server under prlimit (util-linux)"
     more = ["--workers", str(workers)] if workers > 1 else []
-    serve = [sys.executable, "-m", "server.cli", "serve", "--port", str(port)]
+    serve = [sys.executable, "-m", "server.serve.cli", "serve", "--port", str(port)]
     with log.open("ab") as output:
         process = subprocess.Popen(
             [prlimit, f"--nofile={LIMIT}", *serve, "--database-url", database, *more],

@@ -26,7 +26,7 @@ import websockets
 from websockets.asyncio.client import ClientConnection
 
 from bench.live import Held
-from server.patch import bare
+from server.game.patch import bare
 from server.rules import RULESETS
 from server.store import Recorded
 from tests.chaos.harness import SCALE, Server, effects, read_log, rng, servers

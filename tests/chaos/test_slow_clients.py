@@ -12,7 +12,7 @@ from pathlib import Path
 
 import httpx
 
-from server.head import HEAD_MAX, HEAD_S
+from server.serve.head import HEAD_MAX, HEAD_S
 from tests.chaos.crowd import cpu_s, crowd, disperse, room
 from tests.chaos.harness import Server
 from tests.figures import report

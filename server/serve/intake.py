@@ -18,7 +18,7 @@ import socket
 import time
 from collections.abc import AsyncIterator
 
-from server.head import HEAD_MAX
+from server.serve.head import HEAD_MAX
 
 BACKOFF_S = 0.1  # between two tries while descriptors are short
 SAY_S = 10.0  # between two log lines about it

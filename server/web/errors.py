@@ -6,8 +6,8 @@ from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from server.limits import RateLimited
 from server.rules.core import RuleError
+from server.web.limits import RateLimited
 
 STATUS = {
     "unauthorized": 401,

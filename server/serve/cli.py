@@ -16,12 +16,12 @@ from urllib.parse import urlsplit
 import orjson
 import uvicorn
 
-from server import migrate
-from server.database import BadDatabaseUrl, check_writable, parse_url
-from server.door import closing
-from server.forwarded import Proxies, behind
-from server.head import TimelyHttpProtocol
-from server.intake import accepted, handed_over, open_files
+from server.serve.door import closing
+from server.serve.head import TimelyHttpProtocol
+from server.serve.intake import accepted, handed_over, open_files
+from server.store import migrate
+from server.store.database import BadDatabaseUrl, check_writable, parse_url
+from server.web.forwarded import Proxies, behind
 
 DEFAULT_DATABASE = "sqlite:///bijse.db"
 
@@ -87,7 +87,7 @@ def main(argv: list[str] | None = None) -> int:
     check.add_argument("file", help="an exported NDJSON log, or the JSON of /events; - for stdin")
     args = parser.parse_args(argv)
     if args.command == "verify":  # a file alone: no database is opened
-        from server.verify import main as verify
+        from server.log.verify import main as verify
 
         return verify(args.file)
     url = args.database_url or os.environ.get("DATABASE_URL") or DEFAULT_DATABASE
@@ -133,11 +133,11 @@ def main(argv: list[str] | None = None) -> int:
                 flush=True,
             )
         if args.workers > 1:
-            from server.door import open_door
+            from server.serve.door import open_door
 
             return open_door(listener, args.workers)
-    from server.app import create_app
-    from server.socket_protocol import OPTIONS as SOCKET_OPTIONS
+    from server.web.app import create_app
+    from server.web.socket_protocol import OPTIONS as SOCKET_OPTIONS
 
     app = create_app(
         url,
@@ -199,7 +199,7 @@ class Server(uvicorn.Server):
         loop = asyncio.get_running_loop()
         async for sock, head in self.coming:
             # What uvicorn's own startup() hands asyncio for each accepted connection, with a
-            # head that must come in time (server/head.py).
+            # head that must come in time (server/serve/head.py).
             protocol = partial(
                 TimelyHttpProtocol,
                 config=self.config,
@@ -236,9 +236,9 @@ def loopback(host: str) -> bool:
 
 
 async def archive_command(args: argparse.Namespace, url: str) -> int:
-    from server import archive
+    from server.log import archive
+    from server.log.verify import read
     from server.store import Store
-    from server.verify import read
 
     store = Store.open(url)
     try:

@@ -22,9 +22,9 @@ from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from server import chain
-from server.models import EventRow, GameRow, SnapshotRow, TokenRow
 from server.rules.core import Json, RuleError
+from server.store import chain
+from server.store.models import EventRow, GameRow, SnapshotRow, TokenRow
 
 EVENTS = EventRow.__table__  # type: ignore[attr-defined]
 GAMES = GameRow.__table__  # type: ignore[attr-defined]

@@ -6,13 +6,13 @@ from collections.abc import AsyncIterator
 import orjson
 
 from server.clock import iso, parse_iso
-from server.models import GameRow
+from server.log.verify import verify
 from server.rules import RULESETS
 from server.rules.core import Json
 from server.rules.events import UnknownEvent
 from server.store import Append, Recorded, Store
-from server.verify import verify
-from server.wire import MAX_SEQ
+from server.store.models import GameRow
+from server.web.wire import MAX_SEQ
 
 PAGE = 500  # events read and sent at a time: some milliseconds of work
 

@@ -13,11 +13,11 @@ from pydantic.json_schema import models_json_schema
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from server.api import NewGame
 from server.rules import RULESETS
 from server.rules.core import Json
 from server.rules.roster import AddPlayer, AddPlayers
-from server.wire import CONTROLS, MAX_DEPTH, MAX_SEQ
+from server.web.api import NewGame
+from server.web.wire import CONTROLS, MAX_DEPTH, MAX_SEQ
 
 REF = "#/components/schemas/{model}"
 TIME = {"type": "string", "pattern": r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$"}

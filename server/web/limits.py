@@ -5,7 +5,7 @@ Each limit is a token bucket per key: `burst` at once, then `per_second` on aver
 over the limit is 429 `rate_limited` with `Retry-After` (on a socket: an `error` with
 `retry_after`). A whole festival may share one address behind a NAT, so the per-address limits
 are wide; the per-token ones are what one phone or one organizer could need, and a socket has an
-allowance of its own for what is not a command (server/sockets.py). `BIJSE_RATE_LIMITS=off` (or
+allowance of its own for what is not a command (server/web/sockets.py). `BIJSE_RATE_LIMITS=off` (or
 `create_app(rate_limits=False)`) turns them all off, for load tests.
 """
 

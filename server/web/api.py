@@ -7,17 +7,17 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 
-from server import archive
 from server.clock import iso, now_ms
-from server.forwarded import HOST
-from server.limits import Limits
-from server.referee import Referee, Table
-from server.replay import PUBLIC
+from server.game.referee import Referee, Table
+from server.game.replay import PUBLIC
+from server.log import archive
 from server.rules import RULESETS
 from server.rules.core import Json, Member, RuleError
 from server.rules.roster import AddPlayer, AddPlayers
-from server.validation import invalid
-from server.wire import MAX_SEQ, bearer, command_id, parse_command, query_number, read_json
+from server.rules.validation import invalid
+from server.web.forwarded import HOST
+from server.web.limits import Limits
+from server.web.wire import MAX_SEQ, bearer, command_id, parse_command, query_number, read_json
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -47,7 +47,7 @@ def limits(request: Request) -> Limits:
 
 
 def address(request: Request) -> str:
-    """The phone's address (a trusted proxy's X-Forwarded-For: see server/forwarded.py)."""
+    """The phone's address (a trusted proxy's X-Forwarded-For: see server/web/forwarded.py)."""
     return request.client.host if request.client else "unknown"
 
 
@@ -67,7 +67,7 @@ def member_key(table: Table, member: Member) -> str:
 
 def join_origin(request: Request) -> str:
     """Where join links point: --public-url, else the scheme and host this request came to (a
-    trusted proxy's forwarded ones: see server/forwarded.py)."""
+    trusted proxy's forwarded ones: see server/web/forwarded.py)."""
     public: str | None = request.app.state.public_url
     if public:
         return public

@@ -18,7 +18,7 @@ from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIO
 from websockets.frames import Frame
 from websockets.protocol import State
 
-from server.limits import Allowance, whole_seconds
+from server.web.limits import Allowance, whole_seconds
 
 
 class Mailbox:

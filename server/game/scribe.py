@@ -14,7 +14,7 @@ import asyncio
 import contextlib
 from collections.abc import Callable
 
-from server.failures import Failures
+from server.game.failures import Failures
 from server.store import Append, Conflict, Store, Unavailable, Unstorable
 
 # An append, the future its writer waits on, and the future of the write it was decided on top

@@ -14,15 +14,15 @@ from typing import Any
 from starlette.datastructures import Headers
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from server import origin
 from server.clock import iso, now_ms
-from server.errors import status
-from server.hub import Screen
-from server.limits import Limits, RateLimited
-from server.referee import Referee, Table
+from server.game.hub import Screen
+from server.game.referee import Referee, Table
 from server.rules.core import Json, Member, RuleError
-from server.socket_protocol import THROTTLE, WRITE
-from server.wire import (
+from server.web import origin
+from server.web.errors import status
+from server.web.limits import Limits, RateLimited
+from server.web.socket_protocol import THROTTLE, WRITE
+from server.web.wire import (
     CONTROL,
     MAX_BODY,
     MAX_SEQ,
@@ -82,7 +82,7 @@ async def admit(
 class Limited:
     """The rate limits, the address a socket's commands count against, and the socket's own
     allowance of what is not a command: pings, pongs and refused messages. Over it, the server
-    reads nothing more from the socket for the seconds the error tells (server/socket_protocol.py
+    reads nothing more from the socket for the seconds the error tells (web/socket_protocol.py
     stops reading and counts the WebSocket pings and pongs; without it, the count alone)."""
 
     __slots__ = ("address", "limits", "spend")

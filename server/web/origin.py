@@ -2,7 +2,7 @@
 
 A browser lets any page open a WebSocket to any server, and sends the page's origin along; the
 server alone can refuse. Our own origin is the host the socket was reached at (its `Host`, which
-a trusted proxy's X-Forwarded-Host has replaced: see server/forwarded.py) or --public-url.
+a trusted proxy's X-Forwarded-Host has replaced: see server/web/forwarded.py) or --public-url.
 Clients that send no `Origin` (native apps, scripts, tests) are not browsers, and pass.
 """
 

@@ -1,7 +1,7 @@
 """Several worker processes behind one port, each owning a share of the games (`--workers N`).
 
 One Python process runs on one core. The door, in the parent process, accepts each connection,
-reads its request's head (line and headers, within HEAD_S and HEAD_MAX: server/head.py), and
+reads its request's head (line and headers, within HEAD_S and HEAD_MAX: server/serve/head.py), and
 hands the socket itself (its file descriptor) with the bytes it read, in one message of a
 SOCK_SEQPACKET Unix socket, to the worker that owns the game the path names: `/ws/games/{gid}`
 and `/api/games/{gid}/...` go to worker `crc32(gid) % N`, anything else to the next worker in
@@ -33,9 +33,9 @@ from typing import Any
 
 from starlette.types import ASGIApp
 
-from server.head import HEAD_MAX, HEAD_S, whole
-from server.headers import Adding
-from server.intake import accepted, hand_over
+from server.serve.head import HEAD_MAX, HEAD_S, whole
+from server.serve.intake import accepted, hand_over
+from server.web.headers import Adding
 
 GAME = re.compile(rb"^[A-Z]+ /(?:ws|api)/games/([^/?# ]+)")
 
@@ -172,7 +172,7 @@ class Door:
 
 def open_door(listener: socket.socket, workers: int) -> int:
     """Run the door in this process, with `workers` workers that are this same command line."""
-    command, skip = [sys.executable, "-m", "server.cli"], False
+    command, skip = [sys.executable, "-m", "server.serve.cli"], False
     for arg in sys.argv[1:]:
         if skip or arg.startswith("--workers="):
             skip = False

@@ -18,7 +18,7 @@ class EventRow(SQLModel, table=True):
     at: int = Field(sa_column=Column(BigInteger, nullable=False))
     actor: str | None = Field(default=None, max_length=64)
     command_id: str | None = Field(default=None, max_length=64)
-    prev_hash: str = Field(max_length=64)  # the hash chain: see server/chain.py
+    prev_hash: str = Field(max_length=64)  # the hash chain: see server/store/chain.py
     hash: str = Field(max_length=64)
 
 
@@ -48,6 +48,8 @@ class SnapshotRow(SQLModel, table=True):
     game_id: str = Field(primary_key=True, max_length=32)
     seq: int
     hash: str = Field(max_length=64)  # the hash of the log's event at `seq`
-    shape: str = Field(max_length=64)  # server/snapshots.py: the state's structure, fingerprinted
+    shape: str = Field(
+        max_length=64
+    )  # server/game/snapshots.py: the state's structure, fingerprinted
     state: bytes = Field(sa_column=Column(LargeBinary, nullable=False))
     created_at: int = Field(sa_column=Column(BigInteger, nullable=False))

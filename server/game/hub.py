@@ -23,7 +23,7 @@ from typing import Any
 import orjson
 
 from server.clock import iso, now_ms
-from server.patch import diff
+from server.game.patch import diff
 from server.rules.core import Json, Member, Ruleset, Sight
 from server.rules.rows import Row, Rows
 

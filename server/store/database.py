@@ -47,5 +47,5 @@ def check_writable(url: URL) -> None:
 
 def engine(url: URL) -> AsyncEngine:
     """A PostgreSQL engine (asyncpg). SQLite is read and written through plain sqlite3
-    connections instead (server/backends.py); Alembic alone reaches it through SQLAlchemy."""
+    connections instead (server/store/backends.py); Alembic alone reaches it through SQLAlchemy."""
     return create_async_engine(url, pool_size=5, max_overflow=5)

@@ -7,7 +7,7 @@ descriptor for good, and 1,100 of them left none for anyone else. Nor does httpt
 head: 100 MB of headers were taken in. Here a head must be whole within HEAD_S of the connection
 (or of the first byte of the next request on a connection kept alive), and within HEAD_MAX bytes.
 Under `--workers N` the door holds a connection to the same rules while it reads the head
-(server/door.py), and hands what it read to the worker with the connection.
+(server/serve/door.py), and hands what it read to the worker with the connection.
 """
 
 import asyncio

@@ -13,20 +13,20 @@ from starlette.routing import BaseRoute, Mount, Route, Router
 from starlette.types import Receive, Scope, Send
 from starlette.websockets import WebSocket
 
-from server import api, migrate, redact
-from server.door import owns
-from server.errors import HANDLERS
-from server.headers import HEADERS, Adding
-from server.hub import Hub
-from server.limits import Limits
-from server.openapi import openapi
-from server.referee import Referee
-from server.replay import Projector
-from server.shell import Shell
-from server.sockets import game_socket
-from server.store import Store
+from server.game.hub import Hub
+from server.game.referee import Referee
+from server.game.replay import Projector
+from server.serve.door import owns
+from server.store import Store, migrate
+from server.web import api, redact
+from server.web.errors import HANDLERS
+from server.web.headers import HEADERS, Adding
+from server.web.limits import Limits
+from server.web.openapi import openapi
+from server.web.shell import Shell
+from server.web.sockets import game_socket
 
-PWA = Path(__file__).resolve().parent.parent / "pwa"
+PWA = Path(__file__).resolve().parents[2] / "pwa"
 
 
 SOCKET = re.compile(r"/ws/games/(?P<gid>[^/]+)")

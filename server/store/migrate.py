@@ -14,12 +14,12 @@ from typing import TYPE_CHECKING
 
 from sqlalchemy.engine import URL
 
-from server.database import is_sqlite
+from server.store.database import is_sqlite
 
 if TYPE_CHECKING:
     from alembic.config import Config
 
-MIGRATIONS = Path(__file__).resolve().parent.parent / "migrations"
+MIGRATIONS = Path(__file__).resolve().parents[2] / "migrations"
 REVISION = re.compile(r'^(down_)?revision: str(?: \| None)? = (?:"([^"]+)"|None)$', re.MULTILINE)
 
 

@@ -3,7 +3,7 @@
 The first event (`game_created`) commits to the seed by its SHA-256; `game_ended` reveals it.
 Every event that used chance carries `data.chance` = `{"stream", "from", "draws"}`, and
 `chance.redo` recomputes those draws from the seed alone, so a die changed after the fact (or a
-seed swapped) shows. Every line also carries the hash chain (server/chain.py), so an edited,
+seed swapped) shows. Every line also carries the hash chain (server/store/chain.py), so an edited,
 deleted or swapped event shows too. `bijse verify FILE` reads an exported NDJSON log
 (`bijse export`, or `GET /api/games/{gid}/events` as NDJSON), or that route's JSON answer.
 """
@@ -15,9 +15,9 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from server import chain
 from server.rules.chance import U64, redo
 from server.rules.roster import code_of
+from server.store import chain
 
 Json = dict[str, Any]
 MAX_SIZE = 10_000  # the most sides of a die, or cards of a shuffle, a log may ask to redo

@@ -1,7 +1,7 @@
 """The command pipeline: decide against the game's state, write the events, show the result.
 
 Each game lives in memory as a `Table`, rebuilt on first use from its log (from its latest
-snapshot on, when it has a usable one: server/snapshots.py). A command is decided
+snapshot on, when it has a usable one: server/game/snapshots.py). A command is decided
 against the newest state (including events still being written), so commands of one game never
 wait for each other's disk flush; the scribe writes them in order, and viewers are shown only
 states that are on disk.
@@ -18,17 +18,17 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from server import snapshots
 from server.clock import now_ms
-from server.hub import Hub
-from server.models import GameRow
+from server.game import snapshots
+from server.game.hub import Hub
+from server.game.scribe import Scribe
 from server.rules import RULESETS
 from server.rules.core import Command, Context, Event, Json, Member, RuleError, Ruleset, fold
 from server.rules.grown import one_command
 from server.rules.roster import AddPlayers, decide_each, opening
-from server.scribe import Scribe
+from server.rules.validation import invalid
 from server.store import Append, Conflict, Store, Unavailable
-from server.validation import invalid
+from server.store.models import GameRow
 
 RETRIES = 5
 IDLE_S = 600.0  # a game nobody has watched or played for this long leaves memory (not the log)

@@ -13,8 +13,9 @@ from typing import Any
 import orjson
 from sqlalchemy.engine import URL
 
-from server import database
-from server.backends import (
+from server.rules.core import Event, Json
+from server.store import database
+from server.store.backends import (
     Backend,
     Conflict,
     SqlBackend,
@@ -23,8 +24,7 @@ from server.backends import (
     Unstorable,
     batches_rows,
 )
-from server.models import GameRow
-from server.rules.core import Event, Json
+from server.store.models import GameRow
 
 # Reads a line of the log (type, data, version) into an event: a ruleset's `read`.
 Reader = Callable[[str, Json, int], Event]
@@ -49,7 +49,7 @@ class Recorded:
 
 @dataclass(frozen=True, slots=True)
 class Snapshot:
-    """A game's state folded up to `seq`, packed (server/snapshots.py)."""
+    """A game's state folded up to `seq`, packed (server/game/snapshots.py)."""
 
     seq: int
     hash: str  # the log's event hash at `seq`; unknown ("") until written
@@ -150,7 +150,7 @@ class Store:
         return await self.backend.hash_at(game_id, seq)
 
     async def snapshot(self, game_id: str) -> Snapshot | None:
-        """The game's latest snapshot, unchecked (server/snapshots.py checks it)."""
+        """The game's latest snapshot, unchecked (server/game/snapshots.py checks it)."""
         row = await self.backend.snapshot(game_id)
         return None if row is None else Snapshot(*row)
 

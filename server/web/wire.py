@@ -8,7 +8,7 @@ from pydantic import ValidationError
 from starlette.requests import HTTPConnection, Request
 
 from server.rules.core import Command, Json, RuleError, Ruleset
-from server.validation import invalid
+from server.rules.validation import invalid
 
 MAX_BODY = 64 * 1024  # a command is a few hundred bytes; a pasted list of names a few KiB
 # Arrays and objects inside each other in a body or message: a socket's command needs four.

@@ -1,0 +1,1 @@
+"""A game's log as organizers keep it: export, import and verify."""

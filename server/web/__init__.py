@@ -1,0 +1,1 @@
+"""HTTP and WebSocket: the wire format, its limits and errors; thin, over the game layer."""
