@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from pydantic import ValidationError
 
-from server import chain
+from server.log.verify import verify
 from server.rules.core import Event, Json, Member, Role, RuleError, fold
 from server.rules.dice_combat import RULESET, dice
 from server.rules.dice_combat.actions import RoundActions
@@ -25,7 +25,7 @@ from server.rules.dice_combat.dice import Roll
 from server.rules.dice_combat.initiative import Initiative, settle
 from server.rules.dice_combat.state import DiceCombat, Fight
 from server.rules.roster import AddPlayer, EndGame, StartGame
-from server.verify import verify
+from server.store import chain
 from tests.rules.driver import SEED, Driver
 
 

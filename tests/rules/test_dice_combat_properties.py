@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from pydantic import ValidationError
 from test_dice_combat import Table
 
-from server import chain
+from server.log.verify import verify
 from server.rules.core import Event, Json, Member, RuleError, fold
 from server.rules.dice_combat import RULESET
 from server.rules.dice_combat.attack import resolve
@@ -20,7 +20,7 @@ from server.rules.dice_combat.dice import Roll
 from server.rules.dice_combat.initiative import Initiative
 from server.rules.dice_combat.state import DiceCombat
 from server.rules.roster import EndGame
-from server.verify import verify
+from server.store import chain
 
 PROPERTIES = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

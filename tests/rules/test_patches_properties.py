@@ -14,8 +14,8 @@ import test_stamina_deck_properties as stamina_deck
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from server.hub import Hub, Screen
-from server.patch import apply, bare, diff
+from server.game.hub import Hub, Screen
+from server.game.patch import apply, bare, diff
 from server.rules.core import Event, Json, Member
 from tests.rules.driver import Driver
 
