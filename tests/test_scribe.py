@@ -5,8 +5,8 @@ import asyncio
 import pytest
 
 from server.game.scribe import Scribe
-from server.rules.core import Event, RuleError
-from server.store import Append, Conflict, Store
+from server.rules.core import Event
+from server.store import Append, Conflict, Store, Unstorable
 
 BAD = {
     "nul": lambda: Append("bad", 1, [Event("x", {})], 1, None, "a\x00b"),  # PostgreSQL: 22021
@@ -43,7 +43,7 @@ async def test_a_bad_append_fails_alone_and_the_rest_of_its_batch_is_written(
         ]
         results = await asyncio.gather(*(scribe.write(a) for a in batch), return_exceptions=True)
         assert results[0] is None and results[3] is None and results[4] is None, results
-        assert isinstance(results[1], RuleError) and results[1].code == "invalid", results
+        assert isinstance(results[1], Unstorable), results
         assert isinstance(results[2], Conflict), results
         assert [r.seq for r in await store.events(games[0])] == [1, 2, 3]
         assert [r.seq for r in await store.events(games[1])] == [1]
@@ -69,7 +69,7 @@ async def test_a_batch_that_the_scribe_cannot_even_turn_into_rows_does_not_stop_
     try:
         bad = BAD["big"]()
         bad.game_id, bad.expected_seq = game, 0
-        with pytest.raises(RuleError):
+        with pytest.raises(Unstorable):
             await scribe.write(bad)
         await scribe.write(append(game, 0, "after"))
         assert [r.command_id for r in await store.events(game)] == ["after"]

@@ -8,26 +8,39 @@ events still land together.
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 import orjson
 from sqlalchemy.engine import URL
 
-from server.rules.core import Event, Json
 from server.store import database
 from server.store.backends import (
     Backend,
     Conflict,
+    Rows,
     SqlBackend,
     SqliteBackend,
     Unavailable,
     Unstorable,
-    batches_rows,
 )
+from server.store.chain import Json
 from server.store.models import GameRow
 
+
+class Line(Protocol):
+    """What the store writes of an event: it knows no rules (server/rules/events.py)."""
+
+    @property
+    def type(self) -> str: ...
+    @property
+    def version(self) -> int: ...
+    @property
+    def data(self) -> Json: ...
+
+
+E = TypeVar("E")
 # Reads a line of the log (type, data, version) into an event: a ruleset's `read`.
-Reader = Callable[[str, Json, int], Event]
+Reader = Callable[[str, Json, int], E]
 
 __all__ = ["Append", "Conflict", "Recorded", "Snapshot", "Store", "Unavailable", "Unstorable"]
 
@@ -66,7 +79,7 @@ class Append:
 
     game_id: str
     expected_seq: int
-    events: list[Event]
+    events: Sequence[Line]
     at: int
     actor: str | None
     command_id: str | None = None
@@ -134,8 +147,8 @@ class Store:
         ]
 
     async def history(
-        self, game_id: str, read: Reader, after: int = 0
-    ) -> tuple[list[Event], dict[str, int]]:
+        self, game_id: str, read: Reader[E], after: int = 0
+    ) -> tuple[list[E], dict[str, int]]:
         """A game's log after `after` as the rules replay it (each line read once by `read`:
         the ruleset's), and its command ids' answers: the least a server reads to load a game
         (`events` carries all an export needs, and costs more)."""
@@ -168,3 +181,22 @@ class Store:
     async def tokens(self, game_id: str) -> dict[str, str]:
         """Every token of a game, by player: the organizer reprints invites from these."""
         return await self.backend.tokens(game_id)
+
+
+def batches_rows(batches: Sequence[Append]) -> Rows:
+    """The rows of a write, each game's batches in order."""
+    heads: dict[str, int] = {}
+    for b in batches:
+        heads.setdefault(b.game_id, b.expected_seq)
+    return Rows(
+        heads=heads,
+        lengths=[(b.game_id, b.expected_seq, len(b.events)) for b in batches],
+        games=[b.game.model_dump() for b in batches if b.game is not None],
+        events=[row for b in batches for row in b.rows()],
+        datas=[event.data for b in batches for event in b.events],
+        tokens=[
+            {"token": token, "game_id": b.game_id, "player_id": player_id}
+            for b in batches
+            for token, player_id in b.tokens
+        ],
+    )

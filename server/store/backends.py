@@ -10,7 +10,7 @@ import asyncio
 import fcntl
 import sqlite3
 import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -22,8 +22,8 @@ from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from server.rules.core import Json, RuleError
 from server.store import chain
+from server.store.chain import Json
 from server.store.models import EventRow, GameRow, SnapshotRow, TokenRow
 
 EVENTS = EventRow.__table__  # type: ignore[attr-defined]
@@ -36,24 +36,19 @@ class Conflict(Exception):
     """Another writer got there first: a seq or a command id of the batch is taken."""
 
 
-class Unavailable(RuleError):
-    """The database could not be written: the client is told 503 `unavailable`, may retry."""
+class Unavailable(Exception):
+    """The database could not be written (the web layer answers 503 `unavailable`: retry);
+    `detail` is the cause, for the operator."""
 
     def __init__(self, detail: str) -> None:
-        super().__init__("unavailable", "the game could not be saved; try again")
+        super().__init__(detail)
         self.detail = detail
 
 
 class Unstorable(Unavailable):
     """A value the database cannot hold (on PostgreSQL a data exception, such as U+0000 in text;
-    a number out of range): it belongs to one append of the batch, and retrying cannot help.
-    The client is told 422 `invalid`."""
-
-    def __init__(self, detail: str) -> None:
-        super().__init__(detail)
-        self.code = "invalid"
-        self.message = "the command holds a value that cannot be stored"
-        self.args = (self.message,)
+    a number out of range): it belongs to one append of the batch, and retrying cannot help
+    (the web layer answers 422 `invalid`)."""
 
 
 def cause(error: BaseException) -> str:
@@ -509,21 +504,3 @@ ON CONFLICT (game_id) DO UPDATE SET
     created_at = excluded.created_at
 WHERE snapshots.seq <= excluded.seq OR snapshots.shape <> excluded.shape
 """
-
-
-def batches_rows(batches: Sequence[Any]) -> Rows:
-    heads: dict[str, int] = {}
-    for b in batches:
-        heads.setdefault(b.game_id, b.expected_seq)
-    return Rows(
-        heads=heads,
-        lengths=[(b.game_id, b.expected_seq, len(b.events)) for b in batches],
-        games=[b.game.model_dump() for b in batches if b.game is not None],
-        events=[row for b in batches for row in b.rows()],
-        datas=[event.data for b in batches for event in b.events],
-        tokens=[
-            {"token": token, "game_id": b.game_id, "player_id": player_id}
-            for b in batches
-            for token, player_id in b.tokens
-        ],
-    )

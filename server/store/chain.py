@@ -14,8 +14,8 @@ from typing import Any
 import orjson
 
 from server.clock import iso
-from server.rules.core import Json
 
+Json = dict[str, Any]  # a JSON object, as the store reads and writes it
 GENESIS = "0" * 64
 
 

@@ -7,6 +7,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from server.rules.core import RuleError
+from server.store import Unavailable, Unstorable
 from server.web.limits import RateLimited
 
 STATUS = {
@@ -40,9 +41,25 @@ def error_response(
     )
 
 
-async def rule_error(request: Request, exc: Exception) -> Response:
-    assert isinstance(exc, RuleError)
-    response = error_response(exc.code, exc.message)
+# What the layers below refuse with, each in its own type: the rules, the store, the limits.
+Refused = RuleError | Unavailable | RateLimited
+REFUSED = (RuleError, Unavailable, RateLimited)
+
+
+def wire(error: Refused) -> tuple[str, str]:
+    """A refusal's code and message on the wire."""
+    if isinstance(error, RuleError):
+        return error.code, error.message
+    if isinstance(error, RateLimited):
+        return "rate_limited", error.message
+    if isinstance(error, Unstorable):
+        return "invalid", "the command holds a value that cannot be stored"
+    return "unavailable", "the game could not be saved; try again"
+
+
+async def refused(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, REFUSED)
+    response = error_response(*wire(exc))
     if isinstance(exc, RateLimited):
         response.headers["Retry-After"] = str(exc.retry_after)
     return response
@@ -59,4 +76,8 @@ async def unexpected(request: Request, exc: Exception) -> Response:
     return error_response("internal", "the server failed; the error is logged", 500)
 
 
-HANDLERS = {RuleError: rule_error, HTTPException: http_error, Exception: unexpected}
+HANDLERS = {
+    **dict.fromkeys(REFUSED, refused),
+    HTTPException: http_error,
+    Exception: unexpected,
+}

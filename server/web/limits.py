@@ -45,10 +45,13 @@ def whole_seconds(wait: float) -> int:
     return max(1, math.ceil(wait))
 
 
-class RateLimited(RuleError):
+class RateLimited(Exception):
+    """Over a rate limit (the web layer answers 429 `rate_limited` with `Retry-After`)."""
+
     def __init__(self, what: str, retry_after: float) -> None:
         self.retry_after = whole_seconds(retry_after)
-        super().__init__("rate_limited", f"too many {what}; try again in {self.retry_after} s")
+        self.message = f"too many {what}; try again in {self.retry_after} s"
+        super().__init__(self.message)
 
 
 class Bucket:

@@ -19,7 +19,7 @@ from server.game.hub import Screen
 from server.game.referee import Referee, Table
 from server.rules.core import Json, Member, RuleError
 from server.web import origin
-from server.web.errors import status
+from server.web.errors import REFUSED, Refused, status, wire
 from server.web.limits import Limits, RateLimited
 from server.web.socket_protocol import THROTTLE, WRITE
 from server.web.wire import (
@@ -72,7 +72,7 @@ async def admit(
 
         table, member = await limits.authenticate(limited.address, seat)
         table = await referee.fresh(game_id, held)
-    except RuleError as error:
+    except REFUSED as error:
         await refuse(websocket, error)
         return None
     websocket.scope["headers"] = []  # read above; not kept for the hours the socket lives
@@ -171,11 +171,11 @@ async def hello(websocket: WebSocket) -> str:
     return found
 
 
-async def refuse(websocket: WebSocket, error: RuleError) -> None:
+async def refuse(websocket: WebSocket, error: Refused) -> None:
     """An error message, then the close code of its status: the phone knows not to retry."""
     with contextlib.suppress(Exception):  # the phone may be gone already
         await websocket.send_json(refusal(None, error))
-        await websocket.close(code=CLOSE_CODES.get(status(error.code), 4400))
+        await websocket.close(code=CLOSE_CODES.get(status(wire(error)[0]), 4400))
 
 
 async def answer(
@@ -226,7 +226,7 @@ async def answer(
             table.ruleset, {**body["command"], "command_id": body.get("command_id")}
         )
         result = await referee.execute(game_id, member, command_id, command, told)
-    except RuleError as error:
+    except REFUSED as error:
         if not commanded and not isinstance(error, RateLimited):
             error = limited.over() or error
         return refusal(command_id, error)
@@ -244,9 +244,9 @@ def error_message(command_id: str | None, code: str, message: str) -> Json:
     return {"type": "error", "command_id": command_id, "code": code, "message": message}
 
 
-def refusal(command_id: str | None, error: RuleError) -> Json:
+def refusal(command_id: str | None, error: Refused) -> Json:
     """The error message of a refusal; over a rate limit, with the seconds to wait."""
-    message = error_message(command_id, error.code, error.message)
+    message = error_message(command_id, *wire(error))
     if isinstance(error, RateLimited):
         message["retry_after"] = error.retry_after
     return message
