@@ -9,7 +9,7 @@ from pathlib import Path
 
 import httpx
 
-from server.serve.door import worker_of
+from server.game.shares import worker_of
 from tests.chaos.crowd import cpu_s
 from tests.client import Game, Phone
 from tests.conftest import free_port

@@ -11,8 +11,7 @@ from server.rules import RULESETS
 from server.rules.core import Json
 from server.rules.events import UnknownEvent
 from server.store import Append, Recorded, Store
-from server.store.models import GameRow
-from server.web.wire import MAX_SEQ
+from server.store.models import MAX_SEQ, GameRow
 
 PAGE = 500  # events read and sent at a time: some milliseconds of work
 

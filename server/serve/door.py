@@ -27,27 +27,17 @@ import signal
 import socket
 import subprocess
 import sys
-import zlib
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from starlette.types import ASGIApp
 
+from server.game.shares import worker_of
 from server.serve.head import HEAD_MAX, HEAD_S, whole
 from server.serve.intake import accepted, hand_over
 from server.web.headers import Adding
 
 GAME = re.compile(rb"^[A-Z]+ /(?:ws|api)/games/([^/?# ]+)")
-
-
-def worker_of(game_id: bytes, workers: int) -> int:
-    """The worker that owns a game."""
-    return zlib.crc32(game_id) % workers
-
-
-def owns(worker: int, workers: int) -> Callable[[str], bool]:
-    """Whether a game is this worker's."""
-    return lambda game_id: worker_of(game_id.encode(), workers) == worker
 
 
 def owner(request_line: bytes, workers: int, turn: int) -> int:

@@ -4,6 +4,8 @@ it."""
 from sqlalchemy import BigInteger, Column, LargeBinary, Text
 from sqlmodel import Field, SQLModel
 
+MAX_SEQ = 2**31 - 1  # the events table's seq is a 32-bit integer on PostgreSQL
+
 
 class EventRow(SQLModel, table=True):
     __tablename__ = "events"

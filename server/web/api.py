@@ -15,9 +15,10 @@ from server.rules import RULESETS
 from server.rules.core import Json, Member, RuleError
 from server.rules.roster import AddPlayer, AddPlayers
 from server.rules.validation import invalid
+from server.store.models import MAX_SEQ
 from server.web.forwarded import HOST
 from server.web.limits import Limits
-from server.web.wire import MAX_SEQ, bearer, command_id, parse_command, query_number, read_json
+from server.web.wire import bearer, command_id, parse_command, query_number, read_json
 
 M = TypeVar("M", bound=BaseModel)
 

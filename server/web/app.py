@@ -16,7 +16,7 @@ from starlette.websockets import WebSocket
 from server.game.hub import Hub
 from server.game.referee import Referee
 from server.game.replay import Projector
-from server.serve.door import owns
+from server.game.shares import owns
 from server.store import Store, migrate
 from server.web import api, redact
 from server.web.errors import HANDLERS

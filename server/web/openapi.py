@@ -16,8 +16,9 @@ from starlette.responses import JSONResponse, Response
 from server.rules import RULESETS
 from server.rules.core import Json
 from server.rules.roster import AddPlayer, AddPlayers
+from server.store.models import MAX_SEQ
 from server.web.api import NewGame
-from server.web.wire import CONTROLS, MAX_DEPTH, MAX_SEQ
+from server.web.wire import CONTROLS, MAX_DEPTH
 
 REF = "#/components/schemas/{model}"
 TIME = {"type": "string", "pattern": r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$"}

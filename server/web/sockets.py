@@ -18,6 +18,7 @@ from server.clock import iso, now_ms
 from server.game.hub import Screen
 from server.game.referee import Referee, Table
 from server.rules.core import Json, Member, RuleError
+from server.store.models import MAX_SEQ
 from server.web import origin
 from server.web.errors import REFUSED, Refused, status, wire
 from server.web.limits import Limits, RateLimited
@@ -25,7 +26,6 @@ from server.web.socket_protocol import THROTTLE, WRITE
 from server.web.wire import (
     CONTROL,
     MAX_BODY,
-    MAX_SEQ,
     load_json,
     parse_command,
     parse_json,

@@ -9,12 +9,12 @@ from starlette.requests import HTTPConnection, Request
 
 from server.rules.core import Command, Json, RuleError, Ruleset
 from server.rules.validation import invalid
+from server.store.models import MAX_SEQ
 
 MAX_BODY = 64 * 1024  # a command is a few hundred bytes; a pasted list of names a few KiB
 # Arrays and objects inside each other in a body or message: a socket's command needs four.
 # The checks below walk no deeper, and orjson itself reads no deeper than 1,024.
 MAX_DEPTH = 32
-MAX_SEQ = 2**31 - 1  # the events table's seq is a 32-bit integer on PostgreSQL
 
 
 def whole(text: str, low: int, high: int) -> int | None:
