@@ -27,7 +27,8 @@ import httpx
 
 from bench.live import ROOT, free_port
 from server.game.hub import Hub
-from server.game.referee import Referee, paused_gc
+from server.game.referee import Referee
+from server.game.table import paused_gc
 from server.rules import RULESETS
 from server.rules.card_duel.commands import Challenge, Pick
 from server.rules.core import Context, Event, Member, RuleError, fold
@@ -99,10 +100,10 @@ async def write(url: str, log: list[Event], sizes: list[int]) -> None:
 async def load(url: str) -> float:
     referee = Referee(Store.open(url), Hub())
     start = time.perf_counter()
-    table = await referee.table("big")
+    table = await referee.games.table("big")
     elapsed = time.perf_counter() - start
     assert table.seq > 0
-    await referee.snapshots.stop()
+    await referee.games.snapshots.stop()
     await referee.store.close()
     return elapsed
 

@@ -4,8 +4,8 @@ import asyncio
 import time
 from pathlib import Path
 
+from server.game.games import IDLE_S
 from server.game.hub import Screen
-from server.game.referee import IDLE_S
 from server.rules.card_duel.commands import Challenge
 from server.store import migrate
 from server.store.database import parse_url
@@ -23,26 +23,26 @@ async def test_an_idle_game_is_unloaded_and_comes_back_from_its_log(tmp_path: Pa
     try:
         watched, _, _ = await setup_game(referee)
         idle, organizer, (anna, bob, _) = await setup_game(referee)
-        state = referee.tables[idle].committed_state
-        table = referee.tables[watched]
+        state = referee.games.tables[idle].committed_state
+        table = referee.games.tables[watched]
         screen = Screen(table.member(organizer.player_id), nowhere)  # somebody watches this one
         referee.hub.join(watched, table.ruleset, table.committed_state, table.committed_seq, screen)
-        token_count = len(referee.tokens)
+        token_count = len(referee.games.tokens)
 
-        referee.unload_idle(time.monotonic() + IDLE_S / 2)  # not idle long enough
-        assert set(referee.tables) == {watched, idle}
-        referee.unload_idle(time.monotonic() + IDLE_S)
-        assert set(referee.tables) == {watched}  # the watched game stays, however long
-        assert len(referee.tokens) < token_count  # the idle game's tokens went with it
+        referee.games.unload_idle(time.monotonic() + IDLE_S / 2)  # not idle long enough
+        assert set(referee.games.tables) == {watched, idle}
+        referee.games.unload_idle(time.monotonic() + IDLE_S)
+        assert set(referee.games.tables) == {watched}  # the watched game stays, however long
+        assert len(referee.games.tokens) < token_count  # the idle game's tokens went with it
 
         # The next use loads it from the log: the same state, and it plays on.
-        again = await referee.table(idle)
+        again = await referee.games.table(idle)
         assert again.committed_state == state
         answer = await referee.execute(idle, anna, "c1", Challenge(target=bob.code))
         assert not answer.duplicate and answer.seq == again.committed_seq
         referee.hub.leave(watched, screen)
-        referee.unload_idle(time.monotonic() + IDLE_S)
-        assert referee.tables == {}
+        referee.games.unload_idle(time.monotonic() + IDLE_S)
+        assert referee.games.tables == {}
     finally:
         await referee.stop()
         await referee.store.close()

@@ -115,7 +115,8 @@ async def test_a_file_at_the_newest_revision_starts_without_alembic(tmp_path: Pa
     await asyncio.to_thread(migrate.upgrade, url)
     assert migrate.at_newest(url)
     probe = (
-        "import sys; from server.store import migrate; from server.store.database import parse_url; "
+        "import sys; from server.store import migrate; "
+        "from server.store.database import parse_url; "
         f"migrate.upgrade(parse_url({str(url)!r})); print('alembic' in sys.modules)"
     )
     ran = subprocess.run(

@@ -52,7 +52,7 @@ async def test_a_conflict_with_another_server_is_decided_again(
 ) -> None:
     one, two = pair
     game_id, organizer, (anna, bob, cyril) = await setup_game(one)
-    await two.table(game_id)  # the second server has the game in memory, then falls behind
+    await two.games.table(game_id)  # the second server has the game in memory, then falls behind
     await one.execute(game_id, anna, "c1", Challenge(target=bob.code))
     # The second server decides against its stale state: Cyril may challenge Bob there. The
     # write conflicts, the game is reloaded, and the rules now refuse: Bob is busy.
@@ -75,7 +75,7 @@ async def test_a_command_retried_to_a_server_behind_is_written_once(
     seq the first copy took, and after reloading it answers with the first copy's seq."""
     one, two = pair
     game_id, _, (anna, bob, _) = await setup_game(one)
-    await two.table(game_id)  # in memory on the second server, which then falls behind
+    await two.games.table(game_id)  # in memory on the second server, which then falls behind
     first = await one.execute(game_id, anna, "c1", Challenge(target=bob.code))
     again = await two.execute(game_id, anna, "c1", Challenge(target=bob.code))
     assert (again.seq, again.duplicate) == (first.seq, True)
@@ -98,7 +98,7 @@ async def test_a_failed_write_is_refused_and_forgotten(
     with pytest.raises(Unavailable):
         await referee.execute(game_id, anna, "c1", Challenge(target=bob.code))
     monkeypatch.setattr(referee.store.backend, "write", real_write)
-    table = await referee.table(game_id)
+    table = await referee.games.table(game_id)
     assert table.committed_state.fighters[anna.player_id].duel_id is None  # nothing half-kept
     answer = await referee.execute(game_id, anna, "c1", Challenge(target=bob.code))
     assert not answer.duplicate  # the same command id, retried after the failure, now applies
@@ -134,7 +134,7 @@ async def test_unknown_games_and_tokens(tmp_path: Path) -> None:
     referee = await open_referee(url)
     try:
         with pytest.raises(RuleError) as missing:
-            await referee.table("nope")
+            await referee.games.table("nope")
         assert missing.value.code == "not_found"
         with pytest.raises(RuleError) as unknown:
             await referee.seat("nope", "token")
@@ -169,7 +169,7 @@ async def test_a_phone_on_one_server_sees_what_another_server_wrote(
     async def send(text: str) -> None:
         shown.append(orjson.loads(text))
 
-    table = await two.table(game_id)  # Bob's phone is connected to the second server
+    table = await two.games.table(game_id)  # Bob's phone is connected to the second server
     screen = Screen(table.member(bob.player_id), send)
     pump = asyncio.create_task(screen.pump())
     two.hub.join(game_id, table.ruleset, table.committed_state, table.committed_seq, screen)
@@ -197,7 +197,7 @@ async def test_after_losing_its_listener_a_server_catches_up_from_the_table(
     reconnecting, so the second server ends up with the event either way."""
     one, two = servers
     game_id, _, (anna, bob, _) = await setup_game(one)
-    table = await two.table(game_id)
+    table = await two.games.table(game_id)
     before = table.committed_seq
     admin = await asyncpg.connect(postgres_url)
     try:
@@ -208,13 +208,13 @@ async def test_after_losing_its_listener_a_server_catches_up_from_the_table(
         )
         answer = await one.execute(game_id, anna, "c1", Challenge(target=bob.code))
         for _ in range(200):  # the listener reconnects (backoff from 0.5 s) and reads the table
-            if two.tables[game_id].committed_seq == answer.seq:
+            if two.games.tables[game_id].committed_seq == answer.seq:
                 break
             await asyncio.sleep(0.05)
     finally:
         await admin.close()
-    assert before < answer.seq == two.tables[game_id].committed_seq
-    assert two.tables[game_id].committed_state.fighters[bob.player_id].duel_id is not None
+    assert before < answer.seq == two.games.tables[game_id].committed_seq
+    assert two.games.tables[game_id].committed_state.fighters[bob.player_id].duel_id is not None
 
 
 async def test_a_duplicate_waiting_on_a_write_that_conflicts_goes_round_again(
@@ -224,7 +224,7 @@ async def test_a_duplicate_waiting_on_a_write_that_conflicts_goes_round_again(
     conflicts; the copy waiting on it must not get that conflict, but the one answer."""
     one, two = pair
     game_id, organizer, (anna, bob, cyril) = await setup_game(one)
-    await two.table(game_id)
+    await two.games.table(game_id)
     await one.execute(game_id, anna, "c1", Challenge(target=bob.code))  # two is now behind
     grant = GrantItem(player_id=cyril.player_id, item="crossbow")
     answers = await asyncio.gather(
@@ -248,15 +248,15 @@ async def test_a_resume_reads_what_another_server_wrote_first(
 ) -> None:
     one, two = pair
     game_id, _, (anna, bob, _) = await setup_game(one)
-    behind = (await two.table(game_id)).committed_seq
+    behind = (await two.games.table(game_id)).committed_seq
     seq = (await one.execute(game_id, anna, "c1", Challenge(target=bob.code))).seq
     assert behind < seq
-    table = await two.fresh(game_id, seq)
+    table = await two.games.fresh(game_id, seq)
     assert table.committed_seq == seq
     assert table.committed_state.fighters[bob.player_id].duel_id is not None
     # Past the end of the log (a restored database, a confused client): the newest there is.
-    assert (await two.fresh(game_id, seq + 10)).committed_seq == seq
-    assert (await two.fresh(game_id, None)).committed_seq == seq
+    assert (await two.games.fresh(game_id, seq + 10)).committed_seq == seq
+    assert (await two.games.fresh(game_id, None)).committed_seq == seq
 
 
 async def test_a_command_decided_on_top_of_a_write_that_conflicts_is_decided_again(
@@ -267,11 +267,11 @@ async def test_a_command_decided_on_top_of_a_write_that_conflicts_is_decided_aga
     log never had."""
     one, two = pair
     game_id, organizer, (anna, bob, cyril) = await setup_game(one)
-    await two.table(game_id)
+    await two.games.table(game_id)
     await one.execute(game_id, cyril, "c1", Challenge(target=bob.code))  # two is now behind
     grant = GrantItem(player_id=anna.player_id, item="crossbow")
     first = asyncio.create_task(two.execute(game_id, organizer, "g1", grant))
-    while two.scribe.queue or "g1" not in (await two.table(game_id)).inflight:
+    while two.scribe.queue or "g1" not in (await two.games.table(game_id)).inflight:
         await asyncio.sleep(0)  # until the grant's batch is on its way to the database
     # Decided on two's stale state plus the grant: Bob is free there. Its batch comes after the
     # grant's, which conflicts; by then the log ends at the seq this one expects.

@@ -90,7 +90,7 @@ async def snapshot_at(store: Store, game_id: str, commands: Commands, seq: int) 
 
 
 async def loaded(store: Store, game_id: str) -> Any:
-    table = await Referee(store, Hub()).load(game_id)
+    table = await Referee(store, Hub()).games.load(game_id)
     assert table is not None
     return table
 
@@ -204,14 +204,14 @@ async def test_after_a_restart_from_a_snapshot_retries_are_answered_and_nothing_
         answer = await one.execute(game_id, organizer, f"add{n}", AddPlayer(name=f"P{n}"))
         ids.append(answer.events[0].data["player_id"])
     await one.execute(game_id, organizer, "start", StartGame())
-    await asyncio.gather(*one.snapshots.writing)
+    await asyncio.gather(*one.games.snapshots.writing)
     saved = await one.store.snapshot(game_id)
     assert saved is not None and saved.seq >= 6  # taken where the writes landed
     anna, bob = table.member(ids[0]), table.member(ids[1])
     last = await one.execute(game_id, anna, "duel", Challenge(target=bob.code))
     first_answers = dict(table.answers)
     state = table.committed_state
-    await asyncio.gather(*one.snapshots.writing)
+    await asyncio.gather(*one.games.snapshots.writing)
     for task in (one.listener, one.sweeper):  # gone without a word, as by kill -9
         task.cancel()
     await asyncio.gather(one.listener, one.sweeper, return_exceptions=True)

@@ -10,7 +10,7 @@ import bisect
 from dataclasses import dataclass, field
 from typing import Any
 
-from server.game.referee import paused_gc
+from server.game.table import paused_gc
 from server.rules.core import Event, Json, Member, Ruleset
 from server.store import Recorded, Store
 

@@ -8,8 +8,9 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 
 from server.clock import iso, now_ms
-from server.game.referee import Referee, Table
+from server.game.referee import Referee
 from server.game.replay import PUBLIC
+from server.game.table import Table
 from server.log import archive
 from server.rules import RULESETS
 from server.rules.core import Json, Member, RuleError

@@ -16,7 +16,8 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from server.clock import iso, now_ms
 from server.game.hub import Screen
-from server.game.referee import Referee, Table
+from server.game.referee import Referee
+from server.game.table import Table
 from server.rules.core import Json, Member, RuleError
 from server.store.models import MAX_SEQ
 from server.web import origin
@@ -71,7 +72,7 @@ async def admit(
             return await referee.seat(game_id, await token(websocket, offered))
 
         table, member = await limits.authenticate(limited.address, seat)
-        table = await referee.fresh(game_id, held)
+        table = await referee.games.fresh(game_id, held)
     except REFUSED as error:
         await refuse(websocket, error)
         return None
@@ -221,7 +222,7 @@ async def answer(
             raise RuleError("invalid", "command: an object with the command's type and fields")
         commanded = True
         limited.limits.command(f"{game_id}/{member.player_id}", limited.address)
-        table = await referee.table(game_id)
+        table = await referee.games.table(game_id)
         command_id, command = parse_command(
             table.ruleset, {**body["command"], "command_id": body.get("command_id")}
         )

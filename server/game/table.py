@@ -1,0 +1,60 @@
+"""One game in memory: its state as decided and as on disk, and what waits for the disk."""
+
+import asyncio
+import gc
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+from server.rules.core import Event, Member, Ruleset
+
+# Told the seq of a command's write as soon as it is on disk, with its views: a socket acks it in
+# the same write as its patch, without waiting for its coroutine to be resumed.
+Told = Callable[[int], None]
+
+
+@dataclass
+class Table:
+    """One game in memory."""
+
+    game_id: str
+    ruleset: Ruleset[Any]
+    seed: bytes
+    state: Any  # after every decided event, written or not
+    seq: int
+    committed_state: Any  # after the last event on disk: the only state anybody is shown
+    committed_seq: int
+    answers: dict[str, int] = field(default_factory=dict)  # command_id -> seq of its last event
+    inflight: dict[str, asyncio.Future[int]] = field(default_factory=dict)
+    # seq -> (state, members touched, told of the write) of the decided writes not yet on disk
+    waiting: dict[int, tuple[Any, set[str] | None, Told | None]] = field(default_factory=dict)
+    used: float = field(default_factory=time.monotonic)  # last asked for
+    writing: asyncio.Future[None] | None = None  # the last write sent to the scribe
+    snapshot_seq: int = 0  # the seq of the game's latest snapshot (taken, if not yet written)
+
+    def member(self, player_id: str) -> Member:
+        member: Member = self.committed_state.roster.members[player_id]
+        return member
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    seq: int
+    duplicate: bool
+    events: list[Event]
+    tokens: list[str] = field(default_factory=list)  # the new players' tokens, for add_player
+
+
+@contextmanager
+def paused_gc() -> Iterator[None]:
+    """Reading a long log makes millions of objects and no garbage cycles: the cycle collector
+    would only rescan them again and again (it costs a third of a load)."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
