@@ -220,7 +220,7 @@ async def test_after_a_restart_from_a_snapshot_retries_are_answered_and_nothing_
 
     two = await referee_on(database_url)
     try:
-        again = await two.table(game_id)
+        again = await two.games.table(game_id)
         assert 0 < again.snapshot_seq < last.seq
         assert again.committed_seq == last.seq and again.state == state
         assert again.answers == first_answers
