@@ -49,7 +49,7 @@ class Server:
         return f"http://127.0.0.1:{self.port}"
 
     async def start(self) -> None:
-        more = ("--workers", str(self.workers)) if self.workers > 1 else ()
+        more = ("--workers", str(self.workers))
         self.process = await serve(self.port, self.database_url, self.log, *more, env=ENV)
 
     def kill(self) -> None:

@@ -37,7 +37,7 @@ SOCKET = (
 async def start(port: int, database: str, log: Path, workers: int) -> subprocess.Popen[bytes]:
     prlimit = shutil.which("prlimit")
     assert prlimit, "the test runs the server under prlimit (util-linux)"
-    more = ["--workers", str(workers)] if workers > 1 else []
+    more = ["--workers", str(workers)]
     serve = [sys.executable, "-m", "server.serve.cli", "serve", "--port", str(port)]
     with log.open("ab") as output:
         process = subprocess.Popen(
