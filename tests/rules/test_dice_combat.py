@@ -3,7 +3,7 @@ worked examples of the Czech original among them), then whole fights through dec
 
 import hashlib
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
 from pydantic import ValidationError
@@ -22,9 +22,17 @@ from server.rules.dice_combat.attack import (
 )
 from server.rules.dice_combat.combatant import Combatant, Weapon
 from server.rules.dice_combat.dice import Roll
+from server.rules.dice_combat.events import (
+    EVENTS,
+    AttackDeclared,
+    ChaseStarted,
+    CombatantAdded,
+    NumberCorrected,
+)
 from server.rules.dice_combat.initiative import Initiative, settle
 from server.rules.dice_combat.state import DiceCombat, Fight
-from server.rules.roster import AddPlayer, EndGame, StartGame
+from server.rules.events import UNSET, Fact, UnknownEvent
+from server.rules.roster import AddPlayer, EndGame, PlayerJoined, StartGame
 from server.store import chain
 from tests.rules.driver import SEED, Driver
 
@@ -45,16 +53,15 @@ class Table(Driver[DiceCombat]):
         return self.send(self.gm, kind, **fields)
 
     def join(self, name: str, role: Role = "player") -> Member:
-        return self.member(
-            self.decide(self.gm, AddPlayer(name=name, role=role))[0].data["player_id"]
-        )
+        joined = told(self.decide(self.gm, AddPlayer(name=name, role=role)), PlayerJoined)
+        return self.member(joined.player_id)
 
     def start(self) -> None:
         self.decide(self.gm, StartGame())
 
     def add(self, name: str, side: str = "družina", **sheet: Any) -> str:
         events = self.order("add_combatant", name=name, side=side, **sheet)
-        return str(events[0].data["combatant_id"])
+        return told(events, CombatantAdded).combatant_id
 
     def who(self, combatant_id: str) -> Combatant:
         return self.state.combatants[combatant_id]
@@ -90,6 +97,25 @@ class Table(Driver[DiceCombat]):
 
 def types(events: list[Event]) -> list[str]:
     return [event.type for event in events]
+
+
+F = TypeVar("F", bound=Fact)
+
+
+def told(events: list[Event], kind: type[F]) -> F:
+    """The one fact of this kind among the events."""
+    (found,) = [event.fact for event in events if isinstance(event.fact, kind)]
+    return found
+
+
+def attack_of(events: list[Event]) -> str:
+    """The id of the attack the events declare."""
+    return told(events, AttackDeclared).attack_id
+
+
+def chase_of(events: list[Event]) -> str:
+    """The id of the chase the events start."""
+    return told(events, ChaseStarted).chase_id
 
 
 def only(events: list[Event], kind: str) -> Json:
@@ -634,7 +660,7 @@ def test_a_linked_players_phone_rolls_its_own_part() -> None:
     events = table.attack(baldur, goblin)
     # The goblin is the GM's: its defence is rolled at once; Baldur's attack waits for Hana.
     assert types(events) == ["attack_declared", "defence_rolled"]
-    attack_id = events[0].data["attack_id"]
+    attack_id = attack_of(events)
     assert table.fight.attacks[attack_id].awaiting == ["attack"]
     refused(table, "forbidden", lambda: table.send(jan, "roll", attack_id=attack_id, part="attack"))
     refused(
@@ -667,7 +693,7 @@ def test_the_gm_may_roll_for_a_player_and_a_passive_defence_has_nothing_to_roll(
     table.begin(baldur, goblin)
     events = table.attack(baldur, goblin, defence="passive")
     assert types(events) == ["attack_declared"]  # a passive defence rolls nothing
-    attack_id = events[0].data["attack_id"]
+    attack_id = attack_of(events)
     refused(table, "no_roll", lambda: table.order("roll", attack_id=attack_id, part="defence"))
     assert "attack_resolved" in types(table.order("roll", attack_id=attack_id, part="attack"))
 
@@ -1056,9 +1082,9 @@ def test_a_chase_changes_the_lead_by_the_difference_until_caught() -> None:
     table = started()
     halfling = table.add("Půlčík", movement=24, endurance=20, stamina=5)
     barbarian = table.add("Barbar", movement=31, athletics=2, endurance=20, stamina=5)
-    chase_id = table.order("start_chase", fleeing_id=halfling, chaser_id=barbarian, lead=12)[
-        0
-    ].data["chase_id"]
+    chase_id = chase_of(
+        table.order("start_chase", fleeing_id=halfling, chaser_id=barbarian, lead=12)
+    )
     refused(
         table,
         "already_chasing",
@@ -1085,14 +1111,14 @@ def test_a_chase_ends_when_a_runner_is_exhausted_or_the_gm_ends_it() -> None:
     table = started()
     a = table.add("A", endurance=-10)
     b = table.add("B", endurance=-10)
-    chase_id = table.order("start_chase", fleeing_id=a, chaser_id=b, lead=1000)[0].data["chase_id"]
+    chase_id = chase_of(table.order("start_chase", fleeing_id=a, chaser_id=b, lead=1000))
     table.order("chase_round", chase_id=chase_id)  # one round is all either has
     events = table.order("chase_round", chase_id=chase_id)
     assert events[0].type == "chase_ended"
     assert events[0].data == {"chase_id": chase_id, "reason": "exhausted", "exhausted": [a, b]}
     table.order("rest", combatant_id=a)
     table.order("rest", combatant_id=b)
-    chase_id = table.order("start_chase", fleeing_id=a, chaser_id=b)[0].data["chase_id"]
+    chase_id = chase_of(table.order("start_chase", fleeing_id=a, chaser_id=b))
     assert table.order("end_chase", chase_id=chase_id)[0].data["reason"] == "gm"
     refused(table, "not_found", lambda: table.order("chase_round", chase_id=chase_id))
 
@@ -1140,16 +1166,51 @@ def test_correcting_initiative_reorders_the_fight() -> None:
     assert types(events) == ["number_corrected", "initiative_rolled"]
     assert table.fight.order == (b, a)
     assert table.fight.initiative[b].total == 99
+    # Nobody ties, so no die is rolled; the line carries its (empty) chance all the same.
+    empty = {"stream": table.firsts[-1], "from": 0, "draws": []}
+    assert only(events, "initiative_rolled")["chance"] == empty
 
 
 def test_correcting_a_chase_lead() -> None:
     table = started()
     a, b = table.add("A"), table.add("B")
-    chase_id = table.order("start_chase", fleeing_id=a, chaser_id=b, lead=5)[0].data["chase_id"]
-    table.order("correct", chase_id=chase_id, field="lead", value=9, reason="zkratka")
+    chase_id = chase_of(table.order("start_chase", fleeing_id=a, chaser_id=b, lead=5))
+    events = table.order("correct", chase_id=chase_id, field="lead", value=9, reason="zkratka")
     assert table.state.chases[chase_id].lead == 9
+    assert events[0].data == {  # no combatant_id, no dead or fainted
+        "chase_id": chase_id,
+        "field": "lead",
+        "before": 5,
+        "after": 9,
+        "reason": "zkratka",
+    }
+    assert fold(RULESET, [EVENTS.again(event) for event in table.log]) == table.state
     with pytest.raises(ValidationError):
         table.order("correct", chase_id=chase_id, field="str", value=9, reason="x")
+
+
+def test_a_correction_line_names_a_combatant_or_a_chase_and_reads_back_as_written() -> None:
+    """The two shapes of `number_corrected` (docs/protocol.md), as the code before typed events
+    wrote them: each reads into the record and writes back the same keys."""
+    lives = {
+        "combatant_id": "c7",
+        "field": "lives",
+        "before": 10,
+        "after": 0,
+        "reason": "jed",
+        "dead": True,
+        "fainted": False,
+    }
+    lead = {"chase_id": "h9", "field": "lead", "before": 5, "after": 9, "reason": "zkratka"}
+    for line in (lives, lead):
+        fact = EVENTS.read("number_corrected", line).fact
+        assert isinstance(fact, NumberCorrected)
+        assert Event.of(fact).data == line
+    chase = EVENTS.read("number_corrected", lead).fact
+    assert isinstance(chase, NumberCorrected)
+    assert (chase.chase_id, chase.combatant_id, chase.dead) == ("h9", UNSET, UNSET)
+    with pytest.raises(UnknownEvent):  # a key no line of this kind has
+        EVENTS.read("number_corrected", {**lead, "lives": 3})
 
 
 # -- ending, views and the seed -------------------------------------------------------------------
@@ -1161,7 +1222,7 @@ def test_end_fight_cancels_pending_attacks() -> None:
     baldur = table.add("Baldur", agi=10, player_id=hana.player_id)
     goblin = table.add("Skřet", agi=-5)
     table.begin(baldur, goblin)
-    attack_id = table.attack(baldur, goblin)[0].data["attack_id"]
+    attack_id = attack_of(table.attack(baldur, goblin))
     assert table.order("cancel_attack", attack_id=attack_id)[0].type == "attack_cancelled"
     assert table.fight.done(baldur).attacks == 0  # the attack is given back
     table.attack(baldur, goblin)
@@ -1220,7 +1281,7 @@ def test_the_gm_sees_everything_a_player_their_own_combatant_and_the_public_rest
     assert set(mine["fight"]["actions"]) == {baldur}
     assert mine["me"]["player_id"] == hana.player_id
 
-    attack_id = table.attack(baldur, goblin)[0].data["attack_id"]
+    attack_id = attack_of(table.attack(baldur, goblin))
     assert list(table.view(hana)["attacks"]) == [attack_id]
     assert table.view(jan)["attacks"] == {}
     assert all("lives" not in c for c in table.view(jan)["combatants"].values())

@@ -17,9 +17,10 @@ from server.rules.core import Event, Json, Member, RuleError, fold
 from server.rules.dice_combat import RULESET
 from server.rules.dice_combat.attack import resolve
 from server.rules.dice_combat.dice import Roll
-from server.rules.dice_combat.initiative import Initiative
+from server.rules.dice_combat.events import EVENTS, AttackResolved, InitiativeRolled
+from server.rules.dice_combat.evolve import initiative
 from server.rules.dice_combat.state import DiceCombat
-from server.rules.roster import EndGame
+from server.rules.roster import EndGame, GameCreated
 from server.store import chain
 
 PROPERTIES = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -226,6 +227,8 @@ def play(once: bool, roster: list[tuple[Json, bool]], moves: list[tuple[Any, ...
         shown = json.dumps(table.view(viewer))  # every view goes out as JSON
         assert table.seed.hex() not in shown  # and none shows the seed before the end
     table.decide(table.gm, EndGame())
+    # The end closes what is still open: no fight, no attack waiting for dice, no chase.
+    assert table.state.fight is None and table.state.chases == {}
     return played
 
 
@@ -284,15 +287,20 @@ def test_replaying_the_log_gives_the_live_state(game: tuple[Any, ...]) -> None:
     played = play(*game)
     log = played.table.log
     assert fold(RULESET, log) == played.table.state
-    # And from the log as stored: JSON, where tuples are lists.
-    stored = [Event(e.type, json.loads(json.dumps(e.data))) for e in log]
+    # And from the log as stored: JSON, where tuples are lists, read back into the records.
+    stored = [RULESET.read(e.type, json.loads(json.dumps(e.data)), e.version) for e in log]
     assert fold(RULESET, stored) == played.table.state
+    # Every kind written is declared, and its record writes back exactly the line it was read
+    # from (the same keys: a key a line leaves out stays out).
+    for written, read in zip(log, stored, strict=True):
+        assert written.type in EVENTS.facts
+        assert Event.of(read.fact).data == written.data
 
 
-def strict_order(data: Json) -> None:
-    entries = {cid: Initiative.load(entry) for cid, entry in data["initiative"].items()}
-    keys = [entries[cid].key() for cid in data["order"]]
-    assert set(data["order"]) == set(entries) and len(data["order"]) == len(entries)
+def strict_order(rolled: InitiativeRolled) -> None:
+    entries = {cid: initiative(entry) for cid, entry in rolled.initiative.items()}
+    keys = [entries[cid].key() for cid in rolled.order]
+    assert set(rolled.order) == set(entries) and len(rolled.order) == len(entries)
     assert len(set(keys)) == len(keys), keys  # nobody ties: a strict order
     assert keys == sorted(keys, reverse=True)  # best first
     for entry in entries.values():
@@ -303,23 +311,26 @@ def strict_order(data: Json) -> None:
 @given(games)
 def test_the_initiative_order_is_a_strict_order_of_all_in_the_fight(game: tuple[Any, ...]) -> None:
     played = play(*game)
-    rolled = [e.data for e in played.table.log if e.type == "initiative_rolled"]
+    rolled = [e.fact for e in played.table.log if isinstance(e.fact, InitiativeRolled)]
     assert rolled  # the first round at least
-    for data in rolled:
-        strict_order(data)
+    for fact in rolled:
+        strict_order(fact)
     assert played.rounds_checked >= 1
 
 
-def criticals(log: list[Event]) -> list[tuple[str, int, int]]:
+def criticals(log: list[Event]) -> list[tuple[str | None, int, int]]:
     """(critical, attacker's sixes, defender's sixes) of every resolved attack in a log."""
-    state: DiceCombat = RULESET.initial_state(log[0].data["config"])
+    created = log[0].fact
+    assert isinstance(created, GameCreated)
+    state: DiceCombat = RULESET.initial_state(created.config)
     found = []
     for event in log:
-        if event.type == "attack_resolved":
+        resolved = event.fact
+        if isinstance(resolved, AttackResolved):
             assert state.fight is not None
-            attack = state.fight.attacks[event.data["attack_id"]]
+            attack = state.fight.attacks[resolved.attack_id]
             theirs = attack.rolls["defence"].sixes if "defence" in attack.rolls else 0
-            found.append((event.data["critical"], attack.rolls["attack"].sixes, theirs))
+            found.append((resolved.critical, attack.rolls["attack"].sixes, theirs))
         state = RULESET.evolve(state, event)
     return found
 

@@ -4,10 +4,10 @@ from server.rules import roster
 from server.rules.core import Ruleset
 from server.rules.dice_combat.commands import COMMANDS
 from server.rules.dice_combat.decide import decide
+from server.rules.dice_combat.events import EVENTS
 from server.rules.dice_combat.evolve import evolve, initial_state
 from server.rules.dice_combat.state import Config, DiceCombat
 from server.rules.dice_combat.view import view
-from server.rules.story import told
 
 RULESET: Ruleset[DiceCombat] = Ruleset(
     id="dice-combat",
@@ -15,7 +15,8 @@ RULESET: Ruleset[DiceCombat] = Ruleset(
     config=Config,
     commands={**roster.COMMON_COMMANDS, **COMMANDS},
     initial_state=initial_state,
-    play=told(decide, evolve),
+    play=decide,
     evolve=evolve,
     view=view,
+    events=EVENTS,
 )

@@ -48,10 +48,6 @@ class Bonus:
     attack: int = 0
     defence: int = 0
 
-    @classmethod
-    def load(cls, data: Json) -> "Bonus":
-        return cls(data["name"], data["attack"], data["defence"])
-
     def dump(self) -> Json:
         return {"name": self.name, "attack": self.attack, "defence": self.defence}
 

@@ -1,12 +1,16 @@
 """Treatment and rest: first aid stops bleeding, so does the GM; a rest gives a second wind."""
 
+from typing import Literal
+
 from server.rules.core import Context, RuleError
 from server.rules.dice_combat import checks, dice
 from server.rules.dice_combat.commands import FirstAid, Rest, StopBleeding
-from server.rules.dice_combat.story import Story
+from server.rules.dice_combat.events import BleedingStopped, CombatantRested, FirstAidRolled
+from server.rules.dice_combat.state import DiceCombat
+from server.rules.story import Story
 
 
-def first_aid(story: Story, ctx: Context, command: FirstAid) -> None:
+def first_aid(story: Story[DiceCombat], command: FirstAid, ctx: Context) -> None:
     """Exploding d6 + the healer's agi + first aid skill against 14; in a fight it is the
     healer's long action (use a skill), on its turn."""
     state = story.state
@@ -25,27 +29,24 @@ def first_aid(story: Story, ctx: Context, command: FirstAid) -> None:
     rolled = dice.exploding(lambda: ctx.chance.die(6))
     total = rolled.total + healer.agi + healer.first_aid
     success = total >= dice.FIRST_AID
-    story.tell(
-        "first_aid_rolled",
-        {
-            "fight_id": fight_id,
-            "healer_id": healer.combatant_id,
-            "patient_id": patient.combatant_id,
-            "dice": list(rolled.dice),
-            "sixes": rolled.sixes,
-            "agi": healer.agi,
-            "skill": healer.first_aid,
-            "total": total,
-            "needed": dice.FIRST_AID,
-            "success": success,
-            "chance": ctx.chance.record(),
-        },
+    aid = FirstAidRolled(
+        fight_id=fight_id,
+        healer_id=healer.combatant_id,
+        patient_id=patient.combatant_id,
+        dice=list(rolled.dice),
+        sixes=rolled.sixes,
+        agi=healer.agi,
+        skill=healer.first_aid,
+        total=total,
+        needed=dice.FIRST_AID,
+        success=success,
     )
+    story.tell(aid)
     if success:
         stopped(story, patient.combatant_id, "first_aid", None)
 
 
-def stop_bleeding(story: Story, command: StopBleeding) -> None:
+def stop_bleeding(story: Story[DiceCombat], command: StopBleeding, ctx: Context) -> None:
     """The GM's potion, spell or surgeon."""
     patient = checks.alive(story.state, command.combatant_id)
     if not patient.wounds:
@@ -53,16 +54,18 @@ def stop_bleeding(story: Story, command: StopBleeding) -> None:
     stopped(story, patient.combatant_id, "gm", command.reason)
 
 
-def stopped(story: Story, combatant_id: str, by: str, reason: str | None) -> None:
+def stopped(
+    story: Story[DiceCombat],
+    combatant_id: str,
+    by: Literal["first_aid", "gm"],
+    reason: str | None,
+) -> None:
     wounds = [w.wound_id for w in story.state.combatants[combatant_id].wounds]
-    story.tell(
-        "bleeding_stopped",
-        {"combatant_id": combatant_id, "wound_ids": wounds, "by": by, "reason": reason},
-    )
+    story.tell(BleedingStopped(combatant_id=combatant_id, wound_ids=wounds, by=by, reason=reason))
 
 
-def rest(story: Story, command: Rest) -> None:
+def rest(story: Story[DiceCombat], command: Rest, ctx: Context) -> None:
     who = checks.alive(story.state, command.combatant_id)
     if who.sprint is None:
         raise RuleError("not_tired", f"{who.name} has not run since the last rest")
-    story.tell("combatant_rested", {"combatant_id": who.combatant_id})
+    story.tell(CombatantRested(combatant_id=who.combatant_id))

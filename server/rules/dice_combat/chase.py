@@ -1,15 +1,20 @@
 """Deciding a chase: each round both run 1d10 + movement + athletics, and the lead changes by
 the difference; it ends when the chaser catches up, a runner is exhausted, or the GM says so."""
 
-from server.rules.core import Context, Json, RuleError
+from typing import Literal
+
+from server.rules.core import Context, RuleError
 from server.rules.dice_combat import checks, dice
 from server.rules.dice_combat.commands import ChaseRound, EndChase, StartChase
+from server.rules.dice_combat.events import ChaseEnded, ChaseRolled, ChaseStarted, Distance
 from server.rules.dice_combat.fight import run
-from server.rules.dice_combat.state import Chase
-from server.rules.dice_combat.story import Story
+from server.rules.dice_combat.state import Chase, DiceCombat
+from server.rules.story import Story
+
+EndReason = Literal["caught", "exhausted", "gm", "game_ended"]
 
 
-def start(story: Story, ctx: Context, command: StartChase) -> None:
+def start(story: Story[DiceCombat], command: StartChase, ctx: Context) -> None:
     fleeing = checks.up(story.state, command.fleeing_id)
     chaser = checks.up(story.state, command.chaser_id)
     if fleeing.combatant_id == chaser.combatant_id:
@@ -17,23 +22,23 @@ def start(story: Story, ctx: Context, command: StartChase) -> None:
     for chase in story.state.chases.values():
         if (chase.fleeing_id, chase.chaser_id) == (fleeing.combatant_id, chaser.combatant_id):
             raise RuleError("already_chasing", f"{chaser.name} chases {fleeing.name} already")
-    started = {
-        "chase_id": ctx.new_id("h"),
-        "fleeing_id": fleeing.combatant_id,
-        "chaser_id": chaser.combatant_id,
-        "lead": command.lead,
-    }
-    story.tell("chase_started", started)
+    started = ChaseStarted(
+        chase_id=ctx.new_id("h"),
+        fleeing_id=fleeing.combatant_id,
+        chaser_id=chaser.combatant_id,
+        lead=command.lead,
+    )
+    story.tell(started)
 
 
-def chase_of(story: Story, chase_id: str) -> Chase:
+def chase_of(story: Story[DiceCombat], chase_id: str) -> Chase:
     chase = story.state.chases.get(chase_id)
     if chase is None:
         raise RuleError("not_found", f"no chase {chase_id}")
     return chase
 
 
-def round_of(story: Story, ctx: Context, command: ChaseRound) -> None:
+def round_of(story: Story[DiceCombat], command: ChaseRound, ctx: Context) -> None:
     chase = chase_of(story, command.chase_id)
     runners = (chase.fleeing_id, chase.chaser_id)
     for runner in runners:
@@ -45,40 +50,35 @@ def round_of(story: Story, ctx: Context, command: ChaseRound) -> None:
     for runner in runners:
         run(story, ctx, runner)  # the sprint length of whoever has not run yet
     fleeing, chaser = (distance(story, ctx, runner) for runner in runners)
-    lead = dice.chase_lead(chase.lead, fleeing["total"], chaser["total"])
-    story.tell(
-        "chase_rolled",
-        {
-            "chase_id": chase.chase_id,
-            "round": chase.round + 1,
-            "fleeing": fleeing,
-            "chaser": chaser,
-            "lead_before": chase.lead,
-            "lead": lead,
-            "chance": ctx.chance.record(),
-        },
+    lead = dice.chase_lead(chase.lead, fleeing.total, chaser.total)
+    rolled = ChaseRolled(
+        chase_id=chase.chase_id,
+        round=chase.round + 1,
+        fleeing=fleeing,
+        chaser=chaser,
+        lead_before=chase.lead,
+        lead=lead,
     )
+    story.tell(rolled)
     if lead == 0:
         end(story, chase, "caught", [])
 
 
-def distance(story: Story, ctx: Context, runner: str) -> Json:
+def distance(story: Story[DiceCombat], ctx: Context, runner: str) -> Distance:
     who = story.state.combatants[runner]
     die = ctx.chance.die(10)
-    return {
-        "combatant_id": runner,
-        "die": die,
-        "movement": who.movement,
-        "athletics": who.athletics,
-        "total": dice.chase_distance(die, who.movement, who.athletics),
-    }
+    return Distance(
+        combatant_id=runner,
+        die=die,
+        movement=who.movement,
+        athletics=who.athletics,
+        total=dice.chase_distance(die, who.movement, who.athletics),
+    )
 
 
-def stop(story: Story, command: EndChase) -> None:
+def stop(story: Story[DiceCombat], command: EndChase, ctx: Context) -> None:
     end(story, chase_of(story, command.chase_id), "gm", [])
 
 
-def end(story: Story, chase: Chase, reason: str, exhausted: list[str]) -> None:
-    story.tell(
-        "chase_ended", {"chase_id": chase.chase_id, "reason": reason, "exhausted": exhausted}
-    )
+def end(story: Story[DiceCombat], chase: Chase, reason: EndReason, exhausted: list[str]) -> None:
+    story.tell(ChaseEnded(chase_id=chase.chase_id, reason=reason, exhausted=exhausted))

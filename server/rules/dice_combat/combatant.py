@@ -35,17 +35,6 @@ class Weapon:
     ranged: bool = False
     flat_allowed: bool = False
 
-    @classmethod
-    def load(cls, data: Json) -> "Weapon":
-        return cls(
-            data["name"],
-            data["attack"],
-            data["damage"],
-            data["defence"],
-            data["ranged"],
-            data["flat_allowed"],
-        )
-
     def dump(self) -> Json:
         return {
             "name": self.name,
@@ -66,12 +55,6 @@ class Wound:
     dice: int  # d6 rolled each round (a critical from sixes)
     fixed: int  # lives lost each round without a roll (a helpless target's critical)
     cannot_kill: bool  # a helpless attack on size D or larger never kills
-
-    @classmethod
-    def load(cls, data: Json) -> "Wound":
-        return cls(
-            data["wound_id"], data["attack_id"], data["dice"], data["fixed"], data["cannot_kill"]
-        )
 
     def dump(self) -> Json:
         return {
@@ -172,31 +155,6 @@ class Combatant:
     def with_number(self, field: str, value: int) -> "Combatant":
         changes: dict[str, Any] = {"strength" if field == "str" else field: value}
         return replace(self, **changes)
-
-    @classmethod
-    def load(cls, data: Json) -> "Combatant":
-        return cls(
-            combatant_id=data["combatant_id"],
-            name=data["name"],
-            side=data["side"],
-            player_id=data["player_id"],
-            strength=data["str"],
-            agi=data["agi"],
-            lives=data["lives"],
-            max_lives=data["max_lives"],
-            movement=data["movement"],
-            athletics=data["athletics"],
-            endurance=data["endurance"],
-            stamina=data["stamina"],
-            first_aid=data["first_aid"],
-            armour=data["armour"],
-            shield=data["shield"],
-            weapon=Weapon.load(data["weapon"]),
-            size=data["size"],
-            bleeds=data["bleeds"],
-            attacks_per_round=data["attacks_per_round"],
-            initiative_bonus=data["initiative_bonus"],
-        )
 
     def sheet(self) -> Json:
         """The sheet as written when the combatant was added (the payload of combatant_added)."""

@@ -5,17 +5,16 @@ from typing import ClassVar, Literal, Self
 
 from pydantic import Field, model_validator
 
-from server.rules.core import Command, Role
+from server.rules.core import ORGANIZER, ORGANIZER_OR_PLAYER, Command, Id, Role
 from server.rules.dice_combat.actions import LENGTHS, Action, Length
 from server.rules.dice_combat.attack import Cover, Modifier
 from server.rules.dice_combat.combatant import Size, WeaponSpec
 
-Id = Field(min_length=1, max_length=64)
 Text = Field(min_length=1, max_length=40, pattern=r"\S")
 Reason = Field(min_length=1, max_length=200, pattern=r"\S")
 Ids = Field(min_length=1, max_length=50)
-GM: frozenset[Role] = frozenset({"organizer"})
-GM_OR_PLAYER: frozenset[Role] = frozenset({"organizer", "player"})
+GM = ORGANIZER  # the game master, in the words of the table
+GM_OR_PLAYER = ORGANIZER_OR_PLAYER
 
 
 def number(default: int, low: int = -20, high: int = 30) -> int:

@@ -1,9 +1,8 @@
 """What a dice-combat command causes, or why the rules refuse it."""
 
 from server.rules import roster
-from server.rules.core import Command, Context, Event, RuleError
+from server.rules.core import Context, RuleError
 from server.rules.dice_combat import care, chase, checks, correction, fight, strike
-from server.rules.dice_combat.combatant import Combatant, Weapon
 from server.rules.dice_combat.commands import (
     Act,
     AddCombatant,
@@ -24,72 +23,40 @@ from server.rules.dice_combat.commands import (
     StartChase,
     StopBleeding,
 )
+from server.rules.dice_combat.events import CombatantAdded, CombatantLinked, WeaponFace
+from server.rules.dice_combat.evolve import evolve
 from server.rules.dice_combat.state import DiceCombat
-from server.rules.dice_combat.story import Story
+from server.rules.story import Decider, Handler, Lifecycle, Story
 
 
-def decide(state: DiceCombat, command: Command, ctx: Context) -> list[Event]:
-    story = Story(state)
-    if isinstance(command, roster.EndGame):
-        # A fight and chases still on end with the game, so no state is left half-way.
-        roster.require_not_ended(state.roster)
-        if state.fight is not None:
-            fight.end(story, "game_ended")
-        for open_chase in state.chases.values():
-            chase.end(story, open_chase, "game_ended", [])
-        return [*story.events, *roster.decide(state.roster, command, ctx)]
-    if isinstance(command, (roster.AddPlayer, roster.StartGame)):
-        return roster.decide(state.roster, command, ctx)
-    roster.require_not_ended(state.roster)
-    if isinstance(command, AddCombatant):
-        add(story, ctx, command)
-    elif isinstance(command, LinkPlayer):
-        who = checks.combatant(state, command.combatant_id)
-        player(state, command.player_id)
-        linked = {"combatant_id": who.combatant_id, "player_id": command.player_id}
-        story.tell("combatant_linked", linked)
-    elif isinstance(command, Correct):
-        correction.correct(story, ctx, command)
-    else:
-        roster.require_running(state.roster)
-        running(story, ctx, command)
-    return story.events
+def before_the_end(step: Handler[DiceCombat]) -> Handler[DiceCombat]:
+    """A command the GM may send until the game ends, in the lobby too (setting the table)."""
+
+    def handler(story: Story[DiceCombat], command: object, ctx: Context) -> None:
+        roster.require_not_ended(story.state.roster)
+        step(story, command, ctx)
+
+    return handler
 
 
-def running(story: Story, ctx: Context, command: Command) -> None:
-    """The commands of a game in progress."""
-    if isinstance(command, BeginFight):
-        fight.begin(story, ctx, command)
-    elif isinstance(command, JoinFight):
-        fight.join(story, command)
-    elif isinstance(command, NextTurn):
-        fight.next_turn(story, ctx)
-    elif isinstance(command, EndFight):
-        fight.end(story, "gm")
-    elif isinstance(command, Act):
-        fight.act(story, ctx, command)
-    elif isinstance(command, Flee):
-        fight.flee(story, ctx, command)
-    elif isinstance(command, DeclareAttack):
-        strike.declare(story, ctx, command)
-    elif isinstance(command, RollDice):
-        strike.roll(story, ctx, command)
-    elif isinstance(command, CancelAttack):
-        strike.cancel(story, command)
-    elif isinstance(command, StartChase):
-        chase.start(story, ctx, command)
-    elif isinstance(command, ChaseRound):
-        chase.round_of(story, ctx, command)
-    elif isinstance(command, EndChase):
-        chase.stop(story, command)
-    elif isinstance(command, FirstAid):
-        care.first_aid(story, ctx, command)
-    elif isinstance(command, StopBleeding):
-        care.stop_bleeding(story, command)
-    elif isinstance(command, Rest):
-        care.rest(story, command)
-    else:
-        raise RuleError("invalid", f"unknown command {type(command).__name__}")
+def running(step: Handler[DiceCombat]) -> Handler[DiceCombat]:
+    """A command of a game in progress."""
+
+    def handler(story: Story[DiceCombat], command: object, ctx: Context) -> None:
+        roster.require_not_ended(story.state.roster)
+        roster.require_running(story.state.roster)
+        step(story, command, ctx)
+
+    return handler
+
+
+def ending(story: Story[DiceCombat], ctx: Context) -> None:
+    """The fight (with the attacks waiting for dice) and the chases still on end with the game,
+    so no state is left half-way."""
+    if story.state.fight is not None:
+        fight.end(story, "game_ended")
+    for open_chase in list(story.state.chases.values()):
+        chase.end(story, open_chase, "game_ended", [])
 
 
 def player(state: DiceCombat, player_id: str | None) -> None:
@@ -103,9 +70,9 @@ def player(state: DiceCombat, player_id: str | None) -> None:
         raise RuleError("not_a_player", f"{member.name} is a {member.role}, not a player")
 
 
-def add(story: Story, ctx: Context, command: AddCombatant) -> None:
+def add(story: Story[DiceCombat], command: AddCombatant, ctx: Context) -> None:
     player(story.state, command.player_id)
-    sheet = Combatant(
+    added = CombatantAdded(
         combatant_id=ctx.new_id("c"),
         name=command.name.strip(),
         side=command.side.strip(),
@@ -121,10 +88,42 @@ def add(story: Story, ctx: Context, command: AddCombatant) -> None:
         first_aid=command.first_aid,
         armour=command.armour,
         shield=command.shield,
-        weapon=Weapon(**command.weapon.model_dump()),
-        size=command.size,
-        bleeds=command.bleeds,
         attacks_per_round=command.attacks_per_round,
         initiative_bonus=command.initiative_bonus,
+        weapon=WeaponFace(**command.weapon.model_dump()),
+        size=command.size,
+        bleeds=command.bleeds,
     )
-    story.tell("combatant_added", sheet.sheet())
+    story.tell(added)
+
+
+def link(story: Story[DiceCombat], command: LinkPlayer, ctx: Context) -> None:
+    who = checks.combatant(story.state, command.combatant_id)
+    player(story.state, command.player_id)
+    story.tell(CombatantLinked(combatant_id=who.combatant_id, player_id=command.player_id))
+
+
+decide = Decider(
+    handlers={
+        AddCombatant: before_the_end(add),
+        LinkPlayer: before_the_end(link),
+        Correct: before_the_end(correction.correct),
+        BeginFight: running(fight.begin),
+        JoinFight: running(fight.join),
+        NextTurn: running(fight.next_turn),
+        EndFight: running(fight.end_fight),
+        Act: running(fight.act),
+        Flee: running(fight.flee),
+        DeclareAttack: running(strike.declare),
+        RollDice: running(strike.roll),
+        CancelAttack: running(strike.cancel),
+        StartChase: running(chase.start),
+        ChaseRound: running(chase.round_of),
+        EndChase: running(chase.stop),
+        FirstAid: running(care.first_aid),
+        StopBleeding: running(care.stop_bleeding),
+        Rest: running(care.rest),
+    },
+    evolve=evolve,
+    lifecycle=Lifecycle(ending=ending),
+)

@@ -29,10 +29,6 @@ class Roll:
     def dump(self) -> Json:
         return {"dice": list(self.dice), "sixes": self.sixes, "total": self.total}
 
-    @classmethod
-    def load(cls, data: Json) -> "Roll":
-        return cls(tuple(data["dice"]))
-
 
 def exploding(d6: Callable[[], int]) -> Roll:
     dice = [d6()]

@@ -14,6 +14,7 @@ from server.rules import roster
 from server.rules.dice_combat.actions import Action, Length
 from server.rules.dice_combat.attack import Critical, Defence
 from server.rules.dice_combat.combatant import Size
+from server.rules.dice_combat.commands import CombatantField
 from server.rules.events import UNSET, Fact, Json, Unset
 
 
@@ -175,14 +176,14 @@ class FirstAidRolled(Fact, frozen=True):
     chance: Json | Unset = UNSET
 
 
-class NumberCorrected(Fact, frozen=True):
+class NumberCorrected(Fact, frozen=True, kw_only=True):
     """The GM's word on a number of a combatant or of a chase (one of the two ids is written);
     `dead` and `fainted` for lives only."""
 
     kind = "number_corrected"
     combatant_id: str | Unset = UNSET
     chase_id: str | Unset = UNSET
-    field: str
+    field: CombatantField | Literal["lead"]
     before: int | None  # None: no sprint yet
     after: int
     reason: str
@@ -307,7 +308,7 @@ class AttackResolved(Fact, frozen=True):
 class AttackCancelled(Fact, frozen=True):
     kind = "attack_cancelled"
     attack_id: str
-    reason: str  # "gm", or why the fight ended: "gm", "game_ended"
+    reason: Literal["gm", "fight_ended", "game_ended"]
 
 
 class FightEnded(Fact, frozen=True):

@@ -2,6 +2,9 @@
 
 from collections.abc import Callable
 from dataclasses import replace
+from typing import Any
+
+import msgspec
 
 from server.rules import roster
 from server.rules.core import Event, Json
@@ -9,8 +12,41 @@ from server.rules.dice_combat.actions import Length, RoundActions
 from server.rules.dice_combat.attack import Bonus
 from server.rules.dice_combat.combatant import Combatant, Sprint, Weapon, Wound
 from server.rules.dice_combat.dice import Roll
+from server.rules.dice_combat.events import (
+    ActionTaken,
+    AttackCancelled,
+    AttackDeclared,
+    AttackResolved,
+    AttackRolled,
+    BleedingStopped,
+    ChaseEnded,
+    ChaseRolled,
+    ChaseStarted,
+    CombatantAdded,
+    CombatantDied,
+    CombatantFainted,
+    CombatantHurt,
+    CombatantJoinedFight,
+    CombatantLinked,
+    CombatantRested,
+    DefenceRolled,
+    FightEnded,
+    FightStarted,
+    FirstAidRolled,
+    FlightRolled,
+    InitiativeFace,
+    InitiativeRolled,
+    NumberCorrected,
+    RoundStarted,
+    SprintStarted,
+    TurnStarted,
+    WeaponFace,
+    WoundBled,
+    WoundOpened,
+)
 from server.rules.dice_combat.initiative import Initiative
 from server.rules.dice_combat.state import RECENT, Attack, Chase, Config, DiceCombat, Fight
+from server.rules.events import Fact
 
 
 def initial_state(config: Json) -> DiceCombat:
@@ -18,36 +54,10 @@ def initial_state(config: Json) -> DiceCombat:
 
 
 def evolve(state: DiceCombat, event: Event) -> DiceCombat:
-    data = event.data
-    if event.type == "number_corrected" and "chase_id" in data:
-        return with_chase(state, replace(state.chases[data["chase_id"]], lead=data["after"]))
-    if event.type in COMBATANT:
-        who = state.combatants[data["combatant_id"]]
-        return with_combatant(state, COMBATANT[event.type](who, data))
-    if event.type in FIGHT:
-        assert state.fight is not None  # these events happen in a fight only
-        return FIGHT[event.type](state, state.fight, data)
-    if event.type == "combatant_added":
-        return with_combatant(state, Combatant.load(data))
-    if event.type == "fight_started":
-        fight = Fight(data["fight_id"], tuple(data["combatants"]), frozenset(data["surprised"]))
-        return replace(state, fight=fight)
-    if event.type == "chase_started":
-        chase = Chase(data["chase_id"], data["fleeing_id"], data["chaser_id"], data["lead"])
-        return with_chase(state, chase)
-    if event.type == "chase_rolled":
-        chase = replace(state.chases[data["chase_id"]], lead=data["lead"], round=data["round"])
-        state = with_chase(state, chase)
-        return ran(ran(state, chase.fleeing_id), chase.chaser_id)
-    if event.type == "chase_ended":
-        chases = {k: v for k, v in state.chases.items() if k != data["chase_id"]}
-        return replace(state, chases=chases)
-    if event.type == "first_aid_rolled":
-        if data["fight_id"] is None:
-            return state
-        assert state.fight is not None
-        return took(state, state.fight, data["healer_id"], "use_skill", "long")
-    return replace(state, roster=roster.evolve(state.roster, event))
+    change = CHANGES.get(type(event.fact))
+    if change is None:  # the roster's
+        return replace(state, roster=roster.evolve(state.roster, event))
+    return change(state, event.fact)
 
 
 def with_combatant(state: DiceCombat, who: Combatant) -> DiceCombat:
@@ -60,6 +70,40 @@ def with_chase(state: DiceCombat, chase: Chase) -> DiceCombat:
 
 def with_fight(state: DiceCombat, fight: Fight) -> DiceCombat:
     return replace(state, fight=fight)
+
+
+def weapon(face: WeaponFace) -> Weapon:
+    return Weapon(face.name, face.attack, face.damage, face.defence, face.ranged, face.flat_allowed)
+
+
+def initiative(face: InitiativeFace) -> Initiative:
+    return Initiative(face.die, face.agi, face.bonus, face.total, face.since, tuple(face.tiebreak))
+
+
+def added(state: DiceCombat, fact: CombatantAdded) -> DiceCombat:
+    sheet = Combatant(
+        combatant_id=fact.combatant_id,
+        name=fact.name,
+        side=fact.side,
+        player_id=fact.player_id,
+        strength=fact.strength,
+        agi=fact.agi,
+        lives=fact.lives,
+        max_lives=fact.max_lives,
+        movement=fact.movement,
+        athletics=fact.athletics,
+        endurance=fact.endurance,
+        stamina=fact.stamina,
+        first_aid=fact.first_aid,
+        armour=fact.armour,
+        shield=fact.shield,
+        weapon=weapon(fact.weapon),
+        size=fact.size,
+        bleeds=fact.bleeds,
+        attacks_per_round=fact.attacks_per_round,
+        initiative_bonus=fact.initiative_bonus,
+    )
+    return with_combatant(state, sheet)
 
 
 def ran(state: DiceCombat, combatant_id: str) -> DiceCombat:
@@ -76,15 +120,28 @@ def took(
     return with_fight(state, replace(fight, actions={**fight.actions, combatant_id: done}))
 
 
-def corrected(who: Combatant, data: Json) -> Combatant:
-    field, value = data["field"], data["after"]
+def corrected(state: DiceCombat, fact: NumberCorrected) -> DiceCombat:
+    """A chase's lead, or a number of a combatant's."""
+    if isinstance(fact.chase_id, str):
+        return with_chase(state, replace(state.chases[fact.chase_id], lead=fact.after))
+    assert isinstance(fact.combatant_id, str)  # a correction names one or the other
+    return with_combatant(state, corrected_number(state.combatants[fact.combatant_id], fact))
+
+
+def corrected_number(who: Combatant, fact: NumberCorrected) -> Combatant:
+    field, value = fact.field, fact.after
     if field == "lives":
-        dead = data["dead"]
+        assert isinstance(fact.dead, bool) and isinstance(fact.fainted, bool)  # with lives
+        dead = fact.dead
         return replace(
-            who, lives=value, dead=dead, fainted=data["fainted"], wounds=() if dead else who.wounds
+            who, lives=value, dead=dead, fainted=fact.fainted, wounds=() if dead else who.wounds
         )
-    if field.startswith("weapon_"):
-        return replace(who, weapon=replace(who.weapon, **{field.removeprefix("weapon_"): value}))
+    if field == "weapon_attack":
+        return replace(who, weapon=replace(who.weapon, attack=value))
+    if field == "weapon_damage":
+        return replace(who, weapon=replace(who.weapon, damage=value))
+    if field == "weapon_defence":
+        return replace(who, weapon=replace(who.weapon, defence=value))
     if field == "sprint_rounds":
         return replace(who, sprint=replace(who.sprint or Sprint(value), rounds=value))
     if field == "sprint_used":
@@ -95,60 +152,85 @@ def corrected(who: Combatant, data: Json) -> Combatant:
     return who.with_number(field, value)
 
 
-COMBATANT: dict[str, Callable[[Combatant, Json], Combatant]] = {
-    "combatant_linked": lambda who, d: replace(who, player_id=d["player_id"]),
-    "combatant_hurt": lambda who, d: replace(who, lives=d["lives"]),
-    "wound_opened": lambda who, d: replace(who, wounds=(*who.wounds, Wound.load(d))),
-    "wound_bled": lambda who, d: replace(who, lives=d["lives"]),
-    "combatant_fainted": lambda who, d: replace(who, fainted=True),
-    # The dead bleed no more.
-    "combatant_died": lambda who, d: replace(who, dead=True, fainted=False, wounds=()),
-    "bleeding_stopped": lambda who, d: replace(
-        who, wounds=tuple(w for w in who.wounds if w.wound_id not in d["wound_ids"])
+def chase_started(state: DiceCombat, fact: ChaseStarted) -> DiceCombat:
+    return with_chase(state, Chase(fact.chase_id, fact.fleeing_id, fact.chaser_id, fact.lead))
+
+
+def chase_rolled(state: DiceCombat, fact: ChaseRolled) -> DiceCombat:
+    chase = replace(state.chases[fact.chase_id], lead=fact.lead, round=fact.round)
+    state = with_chase(state, chase)
+    return ran(ran(state, chase.fleeing_id), chase.chaser_id)
+
+
+def chase_ended(state: DiceCombat, fact: ChaseEnded) -> DiceCombat:
+    chases = {k: v for k, v in state.chases.items() if k != fact.chase_id}
+    return replace(state, chases=chases)
+
+
+def fight_started(state: DiceCombat, fact: FightStarted) -> DiceCombat:
+    fight = Fight(fact.fight_id, tuple(fact.combatants), frozenset(fact.surprised))
+    return replace(state, fight=fight)
+
+
+def first_aid_rolled(state: DiceCombat, fact: FirstAidRolled) -> DiceCombat:
+    if fact.fight_id is None:
+        return state
+    assert state.fight is not None
+    return took(state, state.fight, fact.healer_id, "use_skill", "long")
+
+
+# What an event does to the combatant it names (its `combatant_id`).
+COMBATANT: dict[type[Fact], Callable[[Combatant, Any], Combatant]] = {
+    CombatantLinked: lambda who, e: replace(who, player_id=e.player_id),
+    CombatantHurt: lambda who, e: replace(who, lives=e.lives),
+    WoundOpened: lambda who, e: replace(
+        who, wounds=(*who.wounds, Wound(e.wound_id, e.attack_id, e.dice, e.fixed, e.cannot_kill))
     ),
-    "sprint_started": lambda who, d: replace(who, sprint=Sprint(d["rounds"])),
-    "combatant_rested": lambda who, d: replace(who, sprint=None),
-    "number_corrected": corrected,
+    WoundBled: lambda who, e: replace(who, lives=e.lives),
+    CombatantFainted: lambda who, e: replace(who, fainted=True),
+    # The dead bleed no more.
+    CombatantDied: lambda who, e: replace(who, dead=True, fainted=False, wounds=()),
+    BleedingStopped: lambda who, e: replace(
+        who, wounds=tuple(w for w in who.wounds if w.wound_id not in e.wound_ids)
+    ),
+    SprintStarted: lambda who, e: replace(who, sprint=Sprint(e.rounds)),
+    CombatantRested: lambda who, e: replace(who, sprint=None),
 }
 
 
-def joined(state: DiceCombat, fight: Fight, data: Json) -> DiceCombat:
-    participants = (*fight.participants, data["combatant_id"])
+def joined(state: DiceCombat, fight: Fight, fact: CombatantJoinedFight) -> DiceCombat:
+    participants = (*fight.participants, fact.combatant_id)
     return with_fight(state, replace(fight, participants=participants))
 
 
-def round_started(state: DiceCombat, fight: Fight, data: Json) -> DiceCombat:
+def round_started(state: DiceCombat, fight: Fight, fact: RoundStarted) -> DiceCombat:
     fresh = replace(
-        fight, round=data["round"], turn=None, had_turn=frozenset(), actions={}, free_attacks={}
+        fight, round=fact.round, turn=None, had_turn=frozenset(), actions={}, free_attacks={}
     )
     return with_fight(state, fresh)
 
 
-def initiative_rolled(state: DiceCombat, fight: Fight, data: Json) -> DiceCombat:
-    table = {cid: Initiative.load(entry) for cid, entry in data["initiative"].items()}
-    return with_fight(state, replace(fight, initiative=table, order=tuple(data["order"])))
+def initiative_rolled(state: DiceCombat, fight: Fight, fact: InitiativeRolled) -> DiceCombat:
+    table = {cid: initiative(entry) for cid, entry in fact.initiative.items()}
+    return with_fight(state, replace(fight, initiative=table, order=tuple(fact.order)))
 
 
-def turn_started(state: DiceCombat, fight: Fight, data: Json) -> DiceCombat:
-    who = data["combatant_id"]
+def turn_started(state: DiceCombat, fight: Fight, fact: TurnStarted) -> DiceCombat:
+    who = fact.combatant_id
     return with_fight(state, replace(fight, turn=who, had_turn=fight.had_turn | {who}))
 
 
-def action_taken(state: DiceCombat, fight: Fight, data: Json) -> DiceCombat:
-    who = data["combatant_id"]
-    state = took(state, fight, who, data["action"], data["length"])
-    if data["weapon"] is not None:
-        state = with_combatant(
-            state, replace(state.combatants[who], weapon=Weapon.load(data["weapon"]))
-        )
-    return ran(state, who) if data["action"] == "sprint" else state
+def action_taken(state: DiceCombat, fight: Fight, fact: ActionTaken) -> DiceCombat:
+    who = fact.combatant_id
+    state = took(state, fight, who, fact.action, fact.length)
+    if fact.weapon is not None:
+        state = with_combatant(state, replace(state.combatants[who], weapon=weapon(fact.weapon)))
+    return ran(state, who) if fact.action == "sprint" else state
 
 
-def flight_rolled(state: DiceCombat, fight: Fight, data: Json) -> DiceCombat:
-    who = data["combatant_id"]
-    fight = replace(
-        fight, free_attacks={**fight.free_attacks, who: frozenset(data["attacks_first"])}
-    )
+def flight_rolled(state: DiceCombat, fight: Fight, fact: FlightRolled) -> DiceCombat:
+    who = fact.combatant_id
+    fight = replace(fight, free_attacks={**fight.free_attacks, who: frozenset(fact.attacks_first)})
     return ran(took(state, fight, who, "sprint", "long"), who)
 
 
@@ -170,55 +252,89 @@ def budget(fight: Fight, attack: Attack, step: int) -> Fight:
     return replace(fight, actions=actions, free_attacks=free)
 
 
-def attack_declared(state: DiceCombat, fight: Fight, data: Json) -> DiceCombat:
+def attack_declared(state: DiceCombat, fight: Fight, fact: AttackDeclared) -> DiceCombat:
     attack = Attack(
-        attack_id=data["attack_id"],
-        attacker_id=data["attacker_id"],
-        target_id=data["target_id"],
-        ranged=data["ranged"],
-        flat=data["flat"],
-        free=data["free"],
-        defence=data["defence"],
-        weapon_damage=data["weapon_damage"],
-        attack_number=data["attack_number"],
-        defence_number=data["defence_number"],
-        bonuses=tuple(Bonus.load(b) for b in data["bonuses"]),
+        attack_id=fact.attack_id,
+        attacker_id=fact.attacker_id,
+        target_id=fact.target_id,
+        ranged=fact.ranged,
+        flat=fact.flat,
+        free=fact.free,
+        defence=fact.defence,
+        weapon_damage=fact.weapon_damage,
+        attack_number=fact.attack_number,
+        defence_number=fact.defence_number,
+        bonuses=tuple(Bonus(b.name, b.attack, b.defence) for b in fact.bonuses),
     )
     fight = budget(fight, attack, +1)
     return with_fight(state, replace(fight, attacks={**fight.attacks, attack.attack_id: attack}))
 
 
-def rolled(state: DiceCombat, fight: Fight, data: Json, part: str) -> DiceCombat:
-    attack = fight.attacks[data["attack_id"]]
-    attack = replace(attack, rolls={**attack.rolls, part: Roll.load(data)})
+def rolled(state: DiceCombat, fight: Fight, fact: AttackRolled | DefenceRolled) -> DiceCombat:
+    part = "attack" if isinstance(fact, AttackRolled) else "defence"
+    attack = fight.attacks[fact.attack_id]
+    attack = replace(attack, rolls={**attack.rolls, part: Roll(tuple(fact.dice))})
     return with_fight(state, replace(fight, attacks={**fight.attacks, attack.attack_id: attack}))
 
 
-def attack_resolved(state: DiceCombat, fight: Fight, data: Json) -> DiceCombat:
-    attack = replace(fight.attacks[data["attack_id"]], result=data)
+def attack_resolved(state: DiceCombat, fight: Fight, fact: AttackResolved) -> DiceCombat:
+    # The views show the resolution as it was written.
+    attack = replace(fight.attacks[fact.attack_id], result=msgspec.to_builtins(fact))
     pending = {k: v for k, v in fight.attacks.items() if k != attack.attack_id}
     state = with_fight(state, replace(fight, attacks=pending))
     return replace(state, recent=(*state.recent, attack)[-RECENT:])
 
 
-def attack_cancelled(state: DiceCombat, fight: Fight, data: Json) -> DiceCombat:
-    attack = fight.attacks[data["attack_id"]]
+def attack_cancelled(state: DiceCombat, fight: Fight, fact: AttackCancelled) -> DiceCombat:
+    attack = fight.attacks[fact.attack_id]
     fight = budget(fight, attack, -1)
     pending = {k: v for k, v in fight.attacks.items() if k != attack.attack_id}
     return with_fight(state, replace(fight, attacks=pending))
 
 
-FIGHT: dict[str, Callable[[DiceCombat, Fight, Json], DiceCombat]] = {
-    "combatant_joined_fight": joined,
-    "round_started": round_started,
-    "initiative_rolled": initiative_rolled,
-    "turn_started": turn_started,
-    "action_taken": action_taken,
-    "flight_rolled": flight_rolled,
-    "attack_declared": attack_declared,
-    "attack_rolled": lambda state, fight, data: rolled(state, fight, data, "attack"),
-    "defence_rolled": lambda state, fight, data: rolled(state, fight, data, "defence"),
-    "attack_resolved": attack_resolved,
-    "attack_cancelled": attack_cancelled,
-    "fight_ended": lambda state, fight, data: replace(state, fight=None),
+# What an event of the fight in progress does to it (these happen in a fight only).
+FIGHT: dict[type[Fact], Callable[[DiceCombat, Fight, Any], DiceCombat]] = {
+    CombatantJoinedFight: joined,
+    RoundStarted: round_started,
+    InitiativeRolled: initiative_rolled,
+    TurnStarted: turn_started,
+    ActionTaken: action_taken,
+    FlightRolled: flight_rolled,
+    AttackDeclared: attack_declared,
+    AttackRolled: rolled,
+    DefenceRolled: rolled,
+    AttackResolved: attack_resolved,
+    AttackCancelled: attack_cancelled,
+    FightEnded: lambda state, fight, fact: replace(state, fight=None),
+}
+
+Change = Callable[[DiceCombat, Any], DiceCombat]
+
+
+def on_combatant(effect: Callable[[Combatant, Any], Combatant]) -> Change:
+    def change(state: DiceCombat, fact: Any) -> DiceCombat:
+        return with_combatant(state, effect(state.combatants[fact.combatant_id], fact))
+
+    return change
+
+
+def in_fight(effect: Callable[[DiceCombat, Fight, Any], DiceCombat]) -> Change:
+    def change(state: DiceCombat, fact: Any) -> DiceCombat:
+        assert state.fight is not None  # these events happen in a fight only
+        return effect(state, state.fight, fact)
+
+    return change
+
+
+# The events of the rules' own: any other is the roster's.
+CHANGES: dict[type[Fact], Change] = {
+    **{kind: on_combatant(effect) for kind, effect in COMBATANT.items()},
+    **{kind: in_fight(effect) for kind, effect in FIGHT.items()},
+    CombatantAdded: added,
+    NumberCorrected: corrected,
+    FightStarted: fight_started,
+    ChaseStarted: chase_started,
+    ChaseRolled: chase_rolled,
+    ChaseEnded: chase_ended,
+    FirstAidRolled: first_aid_rolled,
 }

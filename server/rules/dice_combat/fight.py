@@ -1,17 +1,35 @@
 """Deciding the course of a fight: surprise, rounds, initiative, turns, actions and flight."""
 
 from dataclasses import replace
+from typing import Literal
 
-from server.rules.core import Context, Json, RuleError
+from server.rules.core import Context, RuleError
 from server.rules.dice_combat import checks, dice
-from server.rules.dice_combat.commands import Act, BeginFight, Flee, JoinFight
+from server.rules.dice_combat.commands import Act, BeginFight, EndFight, Flee, JoinFight, NextTurn
+from server.rules.dice_combat.events import (
+    ActionTaken,
+    AttackCancelled,
+    CombatantJoinedFight,
+    FightEnded,
+    FightStarted,
+    FlightRoll,
+    FlightRolled,
+    InitiativeFace,
+    InitiativeRolled,
+    RoundStarted,
+    SprintStarted,
+    TurnStarted,
+    WeaponFace,
+)
 from server.rules.dice_combat.harm import bleed
 from server.rules.dice_combat.initiative import Initiative, settle
-from server.rules.dice_combat.state import Fight
-from server.rules.dice_combat.story import Story
+from server.rules.dice_combat.state import DiceCombat, Fight
+from server.rules.story import Story
+
+EndReason = Literal["gm", "game_ended"]
 
 
-def begin(story: Story, ctx: Context, command: BeginFight) -> None:
+def begin(story: Story[DiceCombat], command: BeginFight, ctx: Context) -> None:
     if story.state.fight is not None:
         raise RuleError("fight_running", "a fight is on already; end it first")
     checks.distinct(command.combatants, "combatants")
@@ -19,28 +37,25 @@ def begin(story: Story, ctx: Context, command: BeginFight) -> None:
         checks.alive(story.state, combatant_id)
     if not set(command.surprised) <= set(command.combatants):
         raise RuleError("invalid", "surprised: only those who take part can be surprised")
-    started = {
-        "fight_id": ctx.new_id("f"),
-        "combatants": command.combatants,
-        "surprised": sorted(set(command.surprised)),
-    }
-    story.tell("fight_started", started)
+    started = FightStarted(
+        fight_id=ctx.new_id("f"),
+        combatants=command.combatants,
+        surprised=sorted(set(command.surprised)),
+    )
+    story.tell(started)
     next_round(story, ctx)
 
 
-def join(story: Story, command: JoinFight) -> None:
+def join(story: Story[DiceCombat], command: JoinFight, ctx: Context) -> None:
     fight = checks.fight(story.state)
     checks.alive(story.state, command.combatant_id)
     if command.combatant_id in fight.participants:
         raise RuleError("already_in_fight", f"{command.combatant_id} takes part already")
     # Its initiative is rolled when the next round starts.
-    story.tell(
-        "combatant_joined_fight",
-        {"fight_id": fight.fight_id, "combatant_id": command.combatant_id},
-    )
+    story.tell(CombatantJoinedFight(fight_id=fight.fight_id, combatant_id=command.combatant_id))
 
 
-def next_turn(story: Story, ctx: Context) -> None:
+def next_turn(story: Story[DiceCombat], command: NextTurn, ctx: Context) -> None:
     fight = checks.fight(story.state)
     if fight.attacks:
         raise RuleError("rolls_pending", "an attack is waiting for its dice; roll or cancel it")
@@ -48,17 +63,22 @@ def next_turn(story: Story, ctx: Context) -> None:
         next_round(story, ctx)
 
 
-def end(story: Story, reason: str) -> None:
+def end_fight(story: Story[DiceCombat], command: EndFight, ctx: Context) -> None:
+    end(story, "gm")
+
+
+def end(story: Story[DiceCombat], reason: EndReason) -> None:
+    """The fight ends, and the attacks still waiting for dice with it."""
     fight = checks.fight(story.state)
     for attack_id in fight.attacks:
-        story.tell("attack_cancelled", {"attack_id": attack_id, "reason": reason})
-    story.tell("fight_ended", {"fight_id": fight.fight_id, "reason": reason})
+        story.tell(AttackCancelled(attack_id=attack_id, reason=reason))
+    story.tell(FightEnded(fight_id=fight.fight_id, reason=reason))
 
 
-def next_round(story: Story, ctx: Context) -> None:
+def next_round(story: Story[DiceCombat], ctx: Context) -> None:
     """A new round: critical wounds bleed, initiative is rolled, the first turn starts."""
     fight = checks.fight(story.state)
-    story.tell("round_started", {"fight_id": fight.fight_id, "round": fight.round + 1})
+    story.tell(RoundStarted(fight_id=fight.fight_id, round=fight.round + 1))
     for combatant_id, combatant in story.state.combatants.items():
         for wound in combatant.wounds:
             bleed(story, ctx, combatant_id, wound)
@@ -66,7 +86,7 @@ def next_round(story: Story, ctx: Context) -> None:
     start_turn(story)
 
 
-def roll_initiative(story: Story, ctx: Context) -> None:
+def roll_initiative(story: Story[DiceCombat], ctx: Context) -> None:
     """1d6 + agi + the GM's bonus for all who can act; with `initiative_once` from round 2 on
     only for those who have none yet (who joined late, or came to)."""
     fight = checks.fight(story.state)
@@ -84,21 +104,25 @@ def roll_initiative(story: Story, ctx: Context) -> None:
     order_by(story, ctx, fight, table)
 
 
-def order_by(story: Story, ctx: Context, fight: Fight, table: dict[str, Initiative]) -> None:
+def order_by(
+    story: Story[DiceCombat], ctx: Context, fight: Fight, table: dict[str, Initiative]
+) -> None:
     settled, order = settle(table, lambda: ctx.chance.die(6))
-    story.tell(
-        "initiative_rolled",
-        {
-            "fight_id": fight.fight_id,
-            "round": fight.round,
-            "initiative": {cid: entry.dump() for cid, entry in settled.items()},
-            "order": order,
-            "chance": ctx.chance.record(),
-        },
+    rolled = InitiativeRolled(
+        fight_id=fight.fight_id,
+        round=fight.round,
+        initiative={cid: InitiativeFace(**entry.dump()) for cid, entry in settled.items()},
+        order=order,
+        # Recorded here, not by the story: the line carries `chance` even when no die was
+        # rolled (a corrected total that ties nobody), as it always has.
+        chance=ctx.chance.record(),
     )
+    story.tell(rolled)
 
 
-def correct_initiative(story: Story, ctx: Context, combatant_id: str, total: int) -> None:
+def correct_initiative(
+    story: Story[DiceCombat], ctx: Context, combatant_id: str, total: int
+) -> None:
     """The GM's initiative for one combatant; should it tie someone, they reroll as ever."""
     fight = checks.fight(story.state)
     table = dict(fight.initiative)
@@ -106,19 +130,20 @@ def correct_initiative(story: Story, ctx: Context, combatant_id: str, total: int
     order_by(story, ctx, fight, table)
 
 
-def start_turn(story: Story) -> bool:
+def start_turn(story: Story[DiceCombat]) -> bool:
     """The next in order who has not had a turn this round and can act; False if nobody."""
     fight = checks.fight(story.state)
     for combatant_id in fight.order:
         can_act = story.state.combatants[combatant_id].up and not fight.surprised_now(combatant_id)
         if combatant_id not in fight.had_turn and can_act:
-            turn = {"fight_id": fight.fight_id, "round": fight.round, "combatant_id": combatant_id}
-            story.tell("turn_started", turn)
+            story.tell(
+                TurnStarted(fight_id=fight.fight_id, round=fight.round, combatant_id=combatant_id)
+            )
             return True
     return False
 
 
-def act(story: Story, ctx: Context, command: Act) -> None:
+def act(story: Story[DiceCombat], command: Act, ctx: Context) -> None:
     fight = checks.fighting(story.state, command.combatant_id)
     who = checks.up(story.state, command.combatant_id)
     length = command.took
@@ -131,21 +156,19 @@ def act(story: Story, ctx: Context, command: Act) -> None:
         raise RuleError(*refusal)
     if command.action == "sprint":
         run(story, ctx, who.combatant_id)
-    story.tell(
-        "action_taken",
-        {
-            "fight_id": fight.fight_id,
-            "round": fight.round,
-            "combatant_id": who.combatant_id,
-            "action": command.action,
-            "length": length,
-            "weapon": None if command.weapon is None else command.weapon.model_dump(),
-            "note": command.note,
-        },
+    taken = ActionTaken(
+        fight_id=fight.fight_id,
+        round=fight.round,
+        combatant_id=who.combatant_id,
+        action=command.action,
+        length=length,
+        weapon=None if command.weapon is None else WeaponFace(**command.weapon.model_dump()),
+        note=command.note,
     )
+    story.tell(taken)
 
 
-def run(story: Story, ctx: Context, combatant_id: str) -> None:
+def run(story: Story[DiceCombat], ctx: Context, combatant_id: str) -> None:
     """Before a round of running: refused when exhausted; its length rolled when not known."""
     who = story.state.combatants[combatant_id]
     if who.sprint is not None:
@@ -156,20 +179,17 @@ def run(story: Story, ctx: Context, combatant_id: str) -> None:
         return
     die = ctx.chance.die(10)
     rounds = dice.sprint_rounds(die, who.endurance, who.stamina)
-    story.tell(
-        "sprint_started",
-        {
-            "combatant_id": combatant_id,
-            "die": die,
-            "endurance": who.endurance,
-            "stamina": who.stamina,
-            "rounds": rounds,
-            "chance": ctx.chance.record(),
-        },
+    started = SprintStarted(
+        combatant_id=combatant_id,
+        die=die,
+        endurance=who.endurance,
+        stamina=who.stamina,
+        rounds=rounds,
     )
+    story.tell(started)
 
 
-def flee(story: Story, ctx: Context, command: Flee) -> None:
+def flee(story: Story[DiceCombat], command: Flee, ctx: Context) -> None:
     """Leaving melee: everybody rolls 1d6 + agi; higher than all, the fleeing one is away,
     else those it did not beat attack it first (it is running: ZO only)."""
     fight = checks.fighting(story.state, command.combatant_id)
@@ -185,22 +205,19 @@ def flee(story: Story, ctx: Context, command: Flee) -> None:
     if refusal:
         raise RuleError(*refusal)
     run(story, ctx, who.combatant_id)
-    rolls: list[Json] = []
+    rolls: list[FlightRoll] = []
     for combatant_id in [who.combatant_id, *command.opponents]:
         die = ctx.chance.die(6)
         agi = story.state.combatants[combatant_id].agi
-        rolls.append({"combatant_id": combatant_id, "die": die, "agi": agi, "total": die + agi})
-    mine = rolls[0]["total"]
-    first = [r["combatant_id"] for r in rolls[1:] if r["total"] >= mine]
-    story.tell(
-        "flight_rolled",
-        {
-            "fight_id": fight.fight_id,
-            "round": fight.round,
-            "combatant_id": who.combatant_id,
-            "rolls": rolls,
-            "escaped": not first,
-            "attacks_first": first,
-            "chance": ctx.chance.record(),
-        },
+        rolls.append(FlightRoll(combatant_id=combatant_id, die=die, agi=agi, total=die + agi))
+    mine = rolls[0].total
+    first = [r.combatant_id for r in rolls[1:] if r.total >= mine]
+    rolled = FlightRolled(
+        fight_id=fight.fight_id,
+        round=fight.round,
+        combatant_id=who.combatant_id,
+        rolls=rolls,
+        escaped=not first,
+        attacks_first=first,
     )
+    story.tell(rolled)

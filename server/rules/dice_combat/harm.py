@@ -1,16 +1,24 @@
 """Losing lives: from a blow or from bleeding, and fainting or dying of it."""
 
-from server.rules.core import Context, Json
+from server.rules.core import Context
 from server.rules.dice_combat import dice
 from server.rules.dice_combat.combatant import Wound
-from server.rules.dice_combat.story import Story
+from server.rules.dice_combat.events import (
+    CombatantDied,
+    CombatantFainted,
+    CombatantHurt,
+    WoundBled,
+    WoundOpened,
+)
+from server.rules.dice_combat.state import DiceCombat
+from server.rules.story import Story
 
 
 def hurt(
-    story: Story,
+    story: Story[DiceCombat],
     combatant_id: str,
     lost: int,
-    cause: Json,
+    attack_id: str,
     *,
     flat: bool = False,
     cannot_kill: bool = False,
@@ -22,48 +30,47 @@ def hurt(
     after = dice.lives_after(victim.lives, lost, flat=flat, cannot_kill=cannot_kill)
     if after == victim.lives:
         return
+    taken = victim.lives - after
     story.tell(
-        "combatant_hurt",
-        {"combatant_id": combatant_id, **cause, "lost": victim.lives - after, "lives": after},
+        CombatantHurt(combatant_id=combatant_id, attack_id=attack_id, lost=taken, lives=after)
     )
     fell(story, combatant_id, flat=flat)
 
 
-def fell(story: Story, combatant_id: str, *, flat: bool = False) -> None:
+def fell(story: Story[DiceCombat], combatant_id: str, *, flat: bool = False) -> None:
     """After a loss: at 0 or below one dies, unless a flat blow left it fainted at 0."""
     victim = story.state.combatants[combatant_id]
     if victim.lives > 0 or victim.dead:
         return
     if flat and victim.lives == 0:
         if not victim.fainted:
-            story.tell("combatant_fainted", {"combatant_id": combatant_id})
+            story.tell(CombatantFainted(combatant_id=combatant_id))
         return
-    story.tell("combatant_died", {"combatant_id": combatant_id})
+    story.tell(CombatantDied(combatant_id=combatant_id))
 
 
-def bleed(story: Story, ctx: Context, combatant_id: str, wound: Wound) -> None:
+def bleed(story: Story[DiceCombat], ctx: Context, combatant_id: str, wound: Wound) -> None:
     """One round of a critical wound: its d6 rolled again (or its fixed quarter) are lost."""
     victim = story.state.combatants[combatant_id]
     if victim.dead:
         return
     rolled = [ctx.chance.die(6) for _ in range(wound.dice)]
     after = dice.lives_after(victim.lives, sum(rolled) + wound.fixed, cannot_kill=wound.cannot_kill)
-    data: Json = {
-        "wound_id": wound.wound_id,
-        "combatant_id": combatant_id,
-        "dice": rolled,
-        "lost": victim.lives - after,
-        "lives": after,
-    }
-    if rolled:
-        data["chance"] = ctx.chance.record()
-    story.tell("wound_bled", data)
+    # The dice rolled, if any, are recorded in `chance` (a fixed loss rolls none).
+    bled = WoundBled(
+        wound_id=wound.wound_id,
+        combatant_id=combatant_id,
+        dice=rolled,
+        lost=victim.lives - after,
+        lives=after,
+    )
+    story.tell(bled)
     if after != victim.lives:
         fell(story, combatant_id)
 
 
 def wound(
-    story: Story,
+    story: Story[DiceCombat],
     ctx: Context,
     combatant_id: str,
     attack_id: str,
@@ -77,5 +84,14 @@ def wound(
     if bearer.dead or not bearer.bleeds:
         return
     opened = Wound(ctx.new_id("w"), attack_id, sixes, fixed, cannot_kill)
-    story.tell("wound_opened", {"combatant_id": combatant_id, **opened.dump()})
+    story.tell(
+        WoundOpened(
+            combatant_id=combatant_id,
+            wound_id=opened.wound_id,
+            attack_id=attack_id,
+            dice=sixes,
+            fixed=fixed,
+            cannot_kill=cannot_kill,
+        )
+    )
     bleed(story, ctx, combatant_id, opened)

@@ -21,17 +21,6 @@ class Initiative:
         # in the order, whose results stay valid until the end of the fight.
         return (self.total, self.agi, -self.since, self.tiebreak)
 
-    @classmethod
-    def load(cls, data: Json) -> "Initiative":
-        return cls(
-            data["die"],
-            data["agi"],
-            data["bonus"],
-            data["total"],
-            data["since"],
-            tuple(data["tiebreak"]),
-        )
-
     def dump(self) -> Json:
         return {
             "die": self.die,

@@ -13,14 +13,22 @@ from server.rules.dice_combat.attack import (
 )
 from server.rules.dice_combat.combatant import Combatant
 from server.rules.dice_combat.commands import CancelAttack, DeclareAttack, RollDice
+from server.rules.dice_combat.events import (
+    AttackCancelled,
+    AttackDeclared,
+    AttackResolved,
+    AttackRolled,
+    BonusFace,
+    DefenceRolled,
+)
 from server.rules.dice_combat.harm import hurt, wound
-from server.rules.dice_combat.state import Attack, Fight
-from server.rules.dice_combat.story import Story
+from server.rules.dice_combat.state import Attack, DiceCombat, Fight
+from server.rules.story import Story
 
 BIG = frozenset({"D", "E"})  # a helpless attack cannot kill these
 
 
-def declare(story: Story, ctx: Context, command: DeclareAttack) -> None:
+def declare(story: Story[DiceCombat], command: DeclareAttack, ctx: Context) -> None:
     state = story.state
     fight = checks.fighting(state, command.attacker_id)
     checks.fighting(state, command.target_id)
@@ -53,24 +61,22 @@ def declare(story: Story, ctx: Context, command: DeclareAttack) -> None:
     )
     applied = bonuses(situation, defence)
     attack_id = ctx.new_id("a")
-    story.tell(
-        "attack_declared",
-        {
-            "attack_id": attack_id,
-            "fight_id": fight.fight_id,
-            "round": fight.round,
-            "attacker_id": attacker.combatant_id,
-            "target_id": target.combatant_id,
-            "ranged": ranged,
-            "flat": command.flat,
-            "free": free,
-            "defence": defence,
-            "weapon_damage": attacker.weapon.damage,
-            "attack_number": attack_number(attacker, ranged, applied),
-            "defence_number": defence_number(target, defence, ranged, applied),
-            "bonuses": [bonus.dump() for bonus in applied],
-        },
+    declared = AttackDeclared(
+        attack_id=attack_id,
+        fight_id=fight.fight_id,
+        round=fight.round,
+        attacker_id=attacker.combatant_id,
+        target_id=target.combatant_id,
+        ranged=ranged,
+        flat=command.flat,
+        free=free,
+        defence=defence,
+        weapon_damage=attacker.weapon.damage,  # also for a flat blow (docs/protocol.md)
+        attack_number=attack_number(attacker, ranged, applied),
+        defence_number=defence_number(target, defence, ranged, applied),
+        bonuses=[BonusFace(**bonus.dump()) for bonus in applied],
     )
+    story.tell(declared)
     # The GM's own combatants roll at once; a linked player's phone rolls its own part.
     pending = pending_attack(story, attack_id)
     for part in pending.awaiting:
@@ -106,7 +112,7 @@ def defending(
     return "passive" if forbidden or command.defence == "passive" else "active"
 
 
-def pending_attack(story: Story, attack_id: str) -> Attack:
+def pending_attack(story: Story[DiceCombat], attack_id: str) -> Attack:
     fight = checks.fight(story.state)
     attack = fight.attacks.get(attack_id)
     if attack is None:
@@ -114,7 +120,7 @@ def pending_attack(story: Story, attack_id: str) -> Attack:
     return attack
 
 
-def roll(story: Story, ctx: Context, command: RollDice) -> None:
+def roll(story: Story[DiceCombat], command: RollDice, ctx: Context) -> None:
     attack = pending_attack(story, command.attack_id)
     roller = story.state.combatants[attack.roller(command.part)]
     if ctx.actor.role != "organizer" and roller.player_id != ctx.actor.player_id:
@@ -127,20 +133,21 @@ def roll(story: Story, ctx: Context, command: RollDice) -> None:
     settle(story, ctx, attack.attack_id)
 
 
-def roll_part(story: Story, ctx: Context, attack: Attack, part: str) -> None:
+def roll_part(story: Story[DiceCombat], ctx: Context, attack: Attack, part: str) -> None:
     rolled = dice.exploding(lambda: ctx.chance.die(6))
+    kind = AttackRolled if part == "attack" else DefenceRolled
     story.tell(
-        f"{part}_rolled",
-        {
-            "attack_id": attack.attack_id,
-            "combatant_id": attack.roller(part),
-            **rolled.dump(),
-            "chance": ctx.chance.record(),
-        },
+        kind(
+            attack_id=attack.attack_id,
+            combatant_id=attack.roller(part),
+            dice=list(rolled.dice),
+            sixes=rolled.sixes,
+            total=rolled.total,
+        )
     )
 
 
-def settle(story: Story, ctx: Context, attack_id: str) -> None:
+def settle(story: Story[DiceCombat], ctx: Context, attack_id: str) -> None:
     """Once every die of the attack is rolled: hit or miss, damage, criticals and their wounds."""
     attack = pending_attack(story, attack_id)
     if attack.awaiting:
@@ -155,24 +162,21 @@ def settle(story: Story, ctx: Context, attack_id: str) -> None:
         ranged=attack.ranged,
         helpless=attack.defence == "helpless",
     )
-    story.tell(
-        "attack_resolved",
-        {
-            "attack_id": attack_id,
-            "attacker_id": attack.attacker_id,
-            "target_id": attack.target_id,
-            "attack": outcome.attack,
-            "defence": outcome.defence,
-            "hit": outcome.hit,
-            "damage": outcome.damage,
-            "critical": outcome.critical,
-        },
+    resolved = AttackResolved(
+        attack_id=attack_id,
+        attacker_id=attack.attacker_id,
+        target_id=attack.target_id,
+        attack=outcome.attack,
+        defence=outcome.defence,
+        hit=outcome.hit,
+        damage=outcome.damage,
+        critical=outcome.critical,
     )
+    story.tell(resolved)
     target = story.state.combatants[attack.target_id]
     # A helpless attack on a creature of size D or larger cannot kill it, bleeding and all.
     spared = attack.defence == "helpless" and target.size in BIG
-    cause = {"attack_id": attack_id}
-    hurt(story, target.combatant_id, outcome.lost, cause, flat=attack.flat, cannot_kill=spared)
+    hurt(story, target.combatant_id, outcome.lost, attack_id, flat=attack.flat, cannot_kill=spared)
     if outcome.critical == "attack":
         wound(story, ctx, target.combatant_id, attack_id, sixes=outcome.critical_dice)
     elif outcome.critical == "helpless":
@@ -182,6 +186,6 @@ def settle(story: Story, ctx: Context, attack_id: str) -> None:
         wound(story, ctx, attack.attacker_id, attack_id, sixes=outcome.critical_dice)
 
 
-def cancel(story: Story, command: CancelAttack) -> None:
+def cancel(story: Story[DiceCombat], command: CancelAttack, ctx: Context) -> None:
     attack = pending_attack(story, command.attack_id)
-    story.tell("attack_cancelled", {"attack_id": attack.attack_id, "reason": "gm"})
+    story.tell(AttackCancelled(attack_id=attack.attack_id, reason="gm"))
