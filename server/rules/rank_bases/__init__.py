@@ -4,10 +4,10 @@ from server.rules import roster
 from server.rules.core import Ruleset, Sight
 from server.rules.rank_bases.commands import COMMANDS
 from server.rules.rank_bases.decide import decide
+from server.rules.rank_bases.events import EVENTS
 from server.rules.rank_bases.evolve import evolve, initial_state
 from server.rules.rank_bases.state import Config, RankBases
 from server.rules.rank_bases.view import audience, private, rows, shared, touched, view
-from server.rules.story import told
 
 RULESET: Ruleset[RankBases] = Ruleset(
     id="rank-bases",
@@ -15,8 +15,9 @@ RULESET: Ruleset[RankBases] = Ruleset(
     config=Config,
     commands={**roster.COMMON_COMMANDS, **COMMANDS},
     initial_state=initial_state,
-    play=told(decide, evolve),
+    play=decide,
     evolve=evolve,
     view=view,
     sight=Sight(audience=audience, shared=shared, private=private, touched=touched, rows=rows),
+    events=EVENTS,
 )

@@ -4,17 +4,12 @@ from typing import Annotated, ClassVar
 
 from pydantic import Field
 
-from server.rules.core import Command, Role
+from server.rules.core import LEADER, ORGANIZER, PLAYER, Command, Id, Role
 from server.rules.rank_bases.ranks import HIGHEST, LOWEST
-
-Id = Field(min_length=1, max_length=64)
-PLAYER: frozenset[Role] = frozenset({"player"})
-LEADER: frozenset[Role] = frozenset({"leader"})
-ORGANIZER: frozenset[Role] = frozenset({"organizer"})
 
 
 class AssignRank(Command):
-    roles: ClassVar[frozenset[Role]] = frozenset({"organizer", "leader"})
+    roles: ClassVar[frozenset[Role]] = ORGANIZER | LEADER
     player_id: str = Id
     rank: int = Field(ge=LOWEST, le=HIGHEST)
 
@@ -39,7 +34,7 @@ class StartRaid(Command):
 
 
 class Defend(Command):
-    roles: ClassVar[frozenset[Role]] = frozenset({"player", "leader"})
+    roles: ClassVar[frozenset[Role]] = PLAYER | LEADER
     raid_id: str = Id
     order: list[Annotated[str, Field(min_length=1, max_length=64)]] = Field(max_length=6)
 

@@ -2,7 +2,8 @@
 
 from server.clock import iso
 from server.rules import roster
-from server.rules.core import Command, Context, Event, Json, Member, RuleError
+from server.rules.core import Context, Member, RuleError
+from server.rules.events import Fact
 from server.rules.rank_bases.commands import (
     AssignRank,
     CancelDuel,
@@ -15,41 +16,32 @@ from server.rules.rank_bases.commands import (
     StartRaid,
     TakePart,
 )
+from server.rules.rank_bases.events import (
+    Capture,
+    Delivered,
+    DeliveredPaper,
+    DeliveredPart,
+    DuelCancelled,
+    DuelFought,
+    DuelStarted,
+    PaperIssued,
+    PartFace,
+    PartTaken,
+    RaidCancelled,
+    RaidDefended,
+    RaidEnded,
+    RaidLost,
+    RaidStarted,
+    RaidWon,
+    RankAssigned,
+)
+from server.rules.rank_bases.evolve import evolve
 from server.rules.rank_bases.ranks import valid_set, winner
 from server.rules.rank_bases.state import Player, Raid, RankBases
+from server.rules.story import Decider, Lifecycle, Story, tells
 
 TEAM_SIZES = range(5, 7)
 MIN_TEAMS = 2
-
-
-def decide(state: RankBases, command: Command, ctx: Context) -> list[Event]:
-    if isinstance(command, roster.AddPlayer):
-        return join(state, command, ctx)
-    if isinstance(command, roster.StartGame):
-        return start(state, ctx)
-    if isinstance(command, roster.EndGame):
-        return end(state, ctx)
-    if isinstance(command, AssignRank):
-        return assign_rank(state, command, ctx)
-    if isinstance(command, OpenDuel):
-        return open_duel(state, command, ctx)
-    if isinstance(command, Reveal):
-        return reveal(state, command, ctx)
-    if isinstance(command, StartRaid):
-        return raid(state, command, ctx)
-    if isinstance(command, Defend):
-        return defend(state, command, ctx)
-    if isinstance(command, TakePart):
-        return take_part(state, command, ctx)
-    if isinstance(command, Deliver):
-        return deliver(state, command, ctx)
-    if isinstance(command, IssuePaper):
-        return issue_paper(state, command, ctx)
-    if isinstance(command, CancelDuel):
-        return cancel_duel(state, command)
-    if isinstance(command, CancelRaid):
-        return cancel_raid(state, command)
-    return roster.decide(state.roster, command, ctx)
 
 
 # -- finding people ------------------------------------------------------------------------------
@@ -92,21 +84,20 @@ def ready(state: RankBases, player: Player, who: str | None = None) -> None:
 # -- joining and the start -----------------------------------------------------------------------
 
 
-def join(state: RankBases, command: roster.AddPlayer, ctx: Context) -> list[Event]:
+def admit(state: RankBases, command: roster.AddPlayer, ctx: Context) -> None:
     """Players and leaders belong to a configured team and join before the start."""
-    if command.role in ("player", "leader"):
-        roster.require_not_ended(state.roster)
-        if state.roster.status != "lobby":
-            raise RuleError("already_started", "players and leaders join before the start")
-        if command.team is None:
-            raise RuleError("invalid", f"team: a {command.role} needs a team")
-        if command.team not in state.bases:
-            known = ", ".join(state.bases) or "none in the config"
-            raise RuleError("not_found", f"no team {command.team} (teams: {known})")
-        size = sum(p.team_id == command.team for p in state.players.values())
-        if command.role == "player" and size >= max(TEAM_SIZES):
-            raise RuleError("team_full", f"team {command.team} has {size} players already")
-    return roster.decide(state.roster, command, ctx)
+    if command.role not in ("player", "leader"):
+        return
+    if state.roster.status != "lobby":
+        raise RuleError("already_started", "players and leaders join before the start")
+    if command.team is None:
+        raise RuleError("invalid", f"team: a {command.role} needs a team")
+    if command.team not in state.bases:
+        known = ", ".join(state.bases) or "none in the config"
+        raise RuleError("not_found", f"no team {command.team} (teams: {known})")
+    size = sum(p.team_id == command.team for p in state.players.values())
+    if command.role == "player" and size >= max(TEAM_SIZES):
+        raise RuleError("team_full", f"team {command.team} has {size} players already")
 
 
 def setup_problems(state: RankBases) -> list[str]:
@@ -131,32 +122,31 @@ def setup_problems(state: RankBases) -> list[str]:
     return problems
 
 
-def start(state: RankBases, ctx: Context) -> list[Event]:
+def started(story: Story[RankBases], ctx: Context) -> None:
     """The start checks the teams, then hands every player their first paper (no life spent)."""
-    started = roster.decide(state.roster, roster.StartGame(), ctx)
+    state = story.state
     problems = setup_problems(state)
     if problems:
         raise RuleError("invalid_setup", "; ".join(problems))
-    issued = [
-        paper_issued(ctx.new_id("s"), player.player_id, player.lives)
-        for player in state.players.values()
-    ]
-    return [*started, *issued]
+    for player in state.players.values():
+        story.tell(
+            PaperIssued(paper_id=ctx.new_id("s"), player_id=player.player_id, lives=player.lives)
+        )
 
 
-def end(state: RankBases, ctx: Context) -> list[Event]:
-    """Open duels and raids end with the game, so no state is left half-way."""
-    ended = roster.decide(state.roster, roster.EndGame(), ctx)
-    closed = [Event("duel_cancelled", {"duel_id": d, "reason": "game_ended"}) for d in state.duels]
-    for r in state.raids.values():
-        if r.state == "awaiting_defenders":
-            closed.append(Event("raid_cancelled", {"raid_id": r.raid_id, "reason": "game_ended"}))
-        elif r.state == "won":
-            closed.append(Event("raid_ended", {"raid_id": r.raid_id, "reason": "game_ended"}))
-    return [*closed, *ended]
+def ending(story: Story[RankBases], ctx: Context) -> None:
+    """Open duels and raids end with the game, so no state is left half-way: a duel is
+    cancelled, a raid waiting for its defenders too, and a won raid ends without a part."""
+    for duel_id in list(story.state.duels):
+        story.tell(DuelCancelled(duel_id=duel_id, reason="game_ended"))
+    for raid in list(story.state.raids.values()):
+        if raid.state == "awaiting_defenders":
+            story.tell(RaidCancelled(raid_id=raid.raid_id, reason="game_ended"))
+        elif raid.state == "won":
+            story.tell(RaidEnded(raid_id=raid.raid_id, reason="game_ended"))
 
 
-def assign_rank(state: RankBases, command: AssignRank, ctx: Context) -> list[Event]:
+def assign_rank(state: RankBases, command: AssignRank, ctx: Context) -> list[Fact]:
     """Ranks are secret and set before the start; after it only the organizer corrects one."""
     roster.require_not_ended(state.roster)
     player = find(state, command.player_id)
@@ -167,26 +157,21 @@ def assign_rank(state: RankBases, command: AssignRank, ctx: Context) -> list[Eve
             raise RuleError("already_started", "ranks are set before the start")
     # A correction during the game keeps the lives left; before it, lives come with the rank.
     lives = state.config.rank(command.rank).lives if lobby else player.lives
-    data = {"player_id": player.player_id, "rank": command.rank, "lives": lives}
-    return [Event("rank_assigned", data)]
-
-
-def paper_issued(paper_id: str, player_id: str, lives: int) -> Event:
-    return Event("paper_issued", {"paper_id": paper_id, "player_id": player_id, "lives": lives})
+    return [RankAssigned(player_id=player.player_id, rank=command.rank, lives=lives)]
 
 
 # -- duels ---------------------------------------------------------------------------------------
 
 
-def leave(state: RankBases, player: Player) -> list[Event]:
+def leave(state: RankBases, player: Player) -> list[Fact]:
     """A raider who won and goes on to fight or deliver has left that base without a part."""
     raid = state.raid_of(player)
     if raid is None or raid.state != "won":
         return []
-    return [Event("raid_ended", {"raid_id": raid.raid_id, "reason": "left"})]
+    return [RaidEnded(raid_id=raid.raid_id, reason="left")]
 
 
-def open_duel(state: RankBases, command: OpenDuel, ctx: Context) -> list[Event]:
+def open_duel(state: RankBases, command: OpenDuel, ctx: Context) -> list[Fact]:
     roster.require_running(state.roster)
     me = acting(state, ctx)
     member = state.roster.find(command.target)
@@ -199,16 +184,13 @@ def open_duel(state: RankBases, command: OpenDuel, ctx: Context) -> list[Event]:
         raise RuleError("same_team", f"{member.name} is of your own team")
     ready(state, me)
     ready(state, target, member.name)
-    started = {
-        "duel_id": ctx.new_id("d"),
-        "challenger": me.player_id,
-        "target": target.player_id,
-        "at": iso(ctx.now),
-    }
-    return [*leave(state, me), *leave(state, target), Event("duel_started", started)]
+    started = DuelStarted(
+        duel_id=ctx.new_id("d"), challenger=me.player_id, target=target.player_id, at=iso(ctx.now)
+    )
+    return [*leave(state, me), *leave(state, target), started]
 
 
-def reveal(state: RankBases, command: Reveal, ctx: Context) -> list[Event]:
+def reveal(state: RankBases, command: Reveal, ctx: Context) -> list[Fact]:
     roster.require_running(state.roster)
     duel = state.duels.get(command.duel_id)
     if duel is None:
@@ -221,34 +203,35 @@ def reveal(state: RankBases, command: Reveal, ctx: Context) -> list[Event]:
     return [fight(state, duel.duel_id, duel.players, None)]
 
 
-def fight(state: RankBases, duel_id: str, players: tuple[str, str], raid_id: str | None) -> Event:
+def fight(
+    state: RankBases, duel_id: str, players: tuple[str, str], raid_id: str | None
+) -> DuelFought:
     """Both papers shown: the higher rank takes the lower's paper (1 takes 5); equal ranks swap."""
     a, b = (state.players[p] for p in players)
     assert a.rank is not None and b.rank is not None and a.paper and b.paper  # checked by `ready`
     ranks = {a.player_id: a.rank, b.player_id: b.rank}
     won = winner(ranks)
     pairs = [(a, b), (b, a)] if won is None else [(a, b) if won == a.player_id else (b, a)]
-    captured: list[Json] = [
-        {"paper_id": loser.paper.paper_id, "from": loser.player_id, "to": taker.player_id}
+    captured = [
+        Capture(paper_id=loser.paper.paper_id, from_=loser.player_id, to=taker.player_id)
         for taker, loser in pairs
         if loser.paper
     ]
-    fought = {
-        "duel_id": duel_id,
-        "raid_id": raid_id,
-        "players": list(players),
-        "ranks": ranks,
-        "winner": won,
-        "captured": captured,
-    }
-    return Event("duel_fought", fought)
+    return DuelFought(
+        duel_id=duel_id,
+        raid_id=raid_id,
+        players=list(players),
+        ranks=ranks,
+        winner=won,
+        captured=captured,
+    )
 
 
-def cancel_duel(state: RankBases, command: CancelDuel) -> list[Event]:
+def cancel_duel(state: RankBases, command: CancelDuel, ctx: Context) -> list[Fact]:
     roster.require_not_ended(state.roster)
     if command.duel_id not in state.duels:
         raise RuleError("not_found", f"no duel {command.duel_id} is open")
-    return [Event("duel_cancelled", {"duel_id": command.duel_id, "reason": "organizer"})]
+    return [DuelCancelled(duel_id=command.duel_id, reason="organizer")]
 
 
 # -- raids ---------------------------------------------------------------------------------------
@@ -261,7 +244,7 @@ def find_raid(state: RankBases, raid_id: str) -> Raid:
     return found
 
 
-def raid(state: RankBases, command: StartRaid, ctx: Context) -> list[Event]:
+def raid(state: RankBases, command: StartRaid, ctx: Context) -> list[Fact]:
     roster.require_running(state.roster)
     me = acting(state, ctx)
     if command.team_id not in state.bases:
@@ -269,16 +252,13 @@ def raid(state: RankBases, command: StartRaid, ctx: Context) -> list[Event]:
     if command.team_id == me.team_id:
         raise RuleError("own_base", "a raid is into a foreign base")
     ready(state, me)
-    started = {
-        "raid_id": ctx.new_id("r"),
-        "attacker": me.player_id,
-        "team_id": command.team_id,
-        "at": iso(ctx.now),
-    }
-    return [*leave(state, me), Event("raid_started", started)]
+    started = RaidStarted(
+        raid_id=ctx.new_id("r"), attacker=me.player_id, team_id=command.team_id, at=iso(ctx.now)
+    )
+    return [*leave(state, me), started]
 
 
-def defend(state: RankBases, command: Defend, ctx: Context) -> list[Event]:
+def defend(state: RankBases, command: Defend, ctx: Context) -> list[Fact]:
     """The defenders are named in order and the attacker fights them at once, in that order."""
     roster.require_running(state.roster)
     raided = find_raid(state, command.raid_id)
@@ -300,20 +280,22 @@ def defend(state: RankBases, command: Defend, ctx: Context) -> list[Event]:
             raise RuleError("not_a_defender", f"{who} is not of team {raided.team_id}")
         ready(state, defender, who)
     defenders = [state.players[player_id] for player_id in command.order]
-    events = [
-        *(event for defender in defenders for event in leave(state, defender)),
-        Event("raid_defended", {"raid_id": raided.raid_id, "order": list(command.order)}),
+    # The fights are decided on the state before the raid_defended: each is the attacker's paper
+    # against a defender's, and the attacker stops at the first one not won.
+    facts: list[Fact] = [
+        *(fact for defender in defenders for fact in leave(state, defender)),
+        RaidDefended(raid_id=raided.raid_id, order=list(command.order)),
     ]
     attacker = raided.attacker
     for player_id in command.order:
         fought = fight(state, ctx.new_id("d"), (attacker, player_id), raided.raid_id)
-        events.append(fought)
-        if fought.data["winner"] != attacker:  # a loss or a tie took the attacker's paper
-            return [*events, Event("raid_lost", {"raid_id": raided.raid_id})]
-    return [*events, Event("raid_won", {"raid_id": raided.raid_id})]
+        facts.append(fought)
+        if fought.winner != attacker:  # a loss or a tie took the attacker's paper
+            return [*facts, RaidLost(raid_id=raided.raid_id)]
+    return [*facts, RaidWon(raid_id=raided.raid_id)]
 
 
-def take_part(state: RankBases, command: TakePart, ctx: Context) -> list[Event]:
+def take_part(state: RankBases, command: TakePart, ctx: Context) -> list[Fact]:
     roster.require_running(state.roster)
     raided = find_raid(state, command.raid_id)
     if ctx.actor.player_id != raided.attacker:
@@ -330,28 +312,26 @@ def take_part(state: RankBases, command: TakePart, ctx: Context) -> list[Event]:
     part = next((p for p in tree if p.part_id == command.part_id), None)
     if part is None:
         raise RuleError("not_on_tree", f"no part {command.part_id} hangs on this tree")
-    taken = {
-        "raid_id": raided.raid_id,
-        "player_id": raided.attacker,
-        "tree": raided.team_id,
-        "part": part.dump(),
-    }
-    return [Event("part_taken", taken)]
+    face = PartFace(part_id=part.part_id, team_id=part.team_id, value=part.value)
+    taken = PartTaken(
+        raid_id=raided.raid_id, player_id=raided.attacker, tree=raided.team_id, part=face
+    )
+    return [taken]
 
 
-def cancel_raid(state: RankBases, command: CancelRaid) -> list[Event]:
+def cancel_raid(state: RankBases, command: CancelRaid, ctx: Context) -> list[Fact]:
     """The organizer stops a raid; duels already fought in it stand."""
     roster.require_not_ended(state.roster)
     raided = find_raid(state, command.raid_id)
     if raided.state not in ("awaiting_defenders", "won"):
         raise RuleError("raid_over", f"raid {raided.raid_id} is over")
-    return [Event("raid_cancelled", {"raid_id": raided.raid_id, "reason": "organizer"})]
+    return [RaidCancelled(raid_id=raided.raid_id, reason="organizer")]
 
 
 # -- at the base ---------------------------------------------------------------------------------
 
 
-def deliver(state: RankBases, command: Deliver, ctx: Context) -> list[Event]:
+def deliver(state: RankBases, command: Deliver, ctx: Context) -> list[Fact]:
     """Everything the player carries is scored; a foreign team's first part goes to the stash."""
     roster.require_running(state.roster)
     player = find(state, command.player_id)
@@ -369,27 +349,33 @@ def deliver(state: RankBases, command: Deliver, ctx: Context) -> list[Event]:
         if part.team_id != home and part.team_id not in stashed:
             stashed.add(part.team_id)
             to_stash.add(part.part_id)
-    papers = [{**paper.dump(), "points": int(paper.team_id != home)} for paper in player.papers]
+    papers = [
+        DeliveredPaper(
+            paper_id=paper.paper_id,
+            player_id=paper.player_id,
+            team_id=paper.team_id,
+            points=int(paper.team_id != home),
+        )
+        for paper in player.papers
+    ]
     parts = [
-        {
-            **part.dump(),
-            "points": 0 if part.team_id == home else 2 * part.value,
-            "to": "stash" if part.part_id in to_stash else "tree",
-        }
+        DeliveredPart(
+            part_id=part.part_id,
+            team_id=part.team_id,
+            value=part.value,
+            points=0 if part.team_id == home else 2 * part.value,
+            to="stash" if part.part_id in to_stash else "tree",
+        )
         for part in player.parts
     ]
-    points = sum(p["points"] for p in papers) + sum(p["points"] for p in parts)
-    delivered = {
-        "player_id": player.player_id,
-        "team_id": home,
-        "papers": papers,
-        "parts": parts,
-        "points": points,
-    }
-    return [*leave(state, player), Event("delivered", delivered)]
+    points = sum(p.points for p in papers) + sum(p.points for p in parts)
+    delivered = Delivered(
+        player_id=player.player_id, team_id=home, papers=papers, parts=parts, points=points
+    )
+    return [*leave(state, player), delivered]
 
 
-def issue_paper(state: RankBases, command: IssuePaper, ctx: Context) -> list[Event]:
+def issue_paper(state: RankBases, command: IssuePaper, ctx: Context) -> list[Fact]:
     """A player who lost their paper gets a new one at their base, for one life."""
     roster.require_running(state.roster)
     player = find(state, command.player_id)
@@ -399,4 +385,24 @@ def issue_paper(state: RankBases, command: IssuePaper, ctx: Context) -> list[Eve
         raise RuleError("has_paper", f"{who} still holds their paper")
     if player.lives == 0:
         raise RuleError("no_lives", f"{who} has no lives left: out of the game")
-    return [paper_issued(ctx.new_id("s"), player.player_id, player.lives - 1)]
+    return [
+        PaperIssued(paper_id=ctx.new_id("s"), player_id=player.player_id, lives=player.lives - 1)
+    ]
+
+
+decide = Decider(
+    handlers={
+        AssignRank: tells(assign_rank),
+        OpenDuel: tells(open_duel),
+        Reveal: tells(reveal),
+        StartRaid: tells(raid),
+        Defend: tells(defend),
+        TakePart: tells(take_part),
+        Deliver: tells(deliver),
+        IssuePaper: tells(issue_paper),
+        CancelDuel: tells(cancel_duel),
+        CancelRaid: tells(cancel_raid),
+    },
+    evolve=evolve,
+    lifecycle=Lifecycle(admit=admit, started=started, ending=ending),
+)

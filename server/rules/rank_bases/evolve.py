@@ -1,8 +1,28 @@
 """How each rank-bases event changes the state. Never fails, never decides."""
 
+from collections.abc import Callable
+from typing import Any
+
 from server.rules import roster
 from server.rules.core import Event, Json, replace
+from server.rules.events import Fact
 from server.rules.grown import grow
+from server.rules.rank_bases.events import (
+    Delivered,
+    DuelCancelled,
+    DuelFought,
+    DuelStarted,
+    PaperIssued,
+    PartFace,
+    PartTaken,
+    RaidCancelled,
+    RaidDefended,
+    RaidEnded,
+    RaidLost,
+    RaidStarted,
+    RaidWon,
+    RankAssigned,
+)
 from server.rules.rank_bases.state import (
     Base,
     Config,
@@ -22,50 +42,40 @@ def initial_state(config: Json) -> RankBases:
 
 
 def evolve(state: RankBases, event: Event) -> RankBases:
-    data = event.data
-    kind = event.type
-    if kind == "game_created":
-        # Every team's four parts hang on its tree from the game's creation on.
-        bases = {t.team_id: Base(t.team_id, t.name, book(t.team_id)) for t in state.config.teams}
-        return replace(state, roster=roster.evolve(state.roster, event), bases=bases)
-    if kind == "player_joined":
-        state = replace(state, roster=roster.evolve(state.roster, event))
-        if data["role"] == "player" and data["team"] is not None:
-            return with_players(state, Player(data["player_id"], data["team"]))
-        return state
-    if kind == "rank_assigned":
-        player = state.players[data["player_id"]]
-        return with_players(state, replace(player, rank=data["rank"], lives=data["lives"]))
-    if kind == "paper_issued":
-        player = state.players[data["player_id"]]
-        paper = Paper(data["paper_id"], player.player_id, player.team_id)
-        return with_players(state, replace(player, paper=paper, lives=data["lives"]))
-    if kind == "duel_started":
-        duel = Duel(data["duel_id"], (data["challenger"], data["target"]))
-        busy = [replace(state.players[p], duel_id=duel.duel_id) for p in duel.players]
-        return replace(with_players(state, *busy), duels={**state.duels, duel.duel_id: duel})
-    if kind == "duel_fought":
-        return fought(state, data)
-    if kind == "duel_cancelled":
-        return close_duel(state, state.duels[data["duel_id"]])
-    if kind == "raid_started":
-        started = Raid(data["raid_id"], data["attacker"], data["team_id"])
-        attacker = replace(state.players[started.attacker], raid_id=started.raid_id)
-        return with_raid(with_players(state, attacker), started)
-    if kind == "raid_defended":
-        return with_raid(state, replace(state.raids[data["raid_id"]], order=tuple(data["order"])))
-    if kind in RAID_ENDS:
-        return with_raid(state, replace(state.raids[data["raid_id"]], state=RAID_ENDS[kind]))
-    if kind == "part_taken":
-        return taken(state, data)
-    if kind == "raid_cancelled":
-        return cancelled(state, state.raids[data["raid_id"]])
-    if kind == "delivered":
-        return delivered(state, data)
-    return replace(state, roster=roster.evolve(state.roster, event))
+    change = CHANGES.get(type(event.fact))
+    if change is None:
+        return replace(state, roster=roster.evolve(state.roster, event))
+    return change(state, event.fact)
 
 
-RAID_ENDS: dict[str, RaidState] = {"raid_won": "won", "raid_lost": "lost", "raid_ended": "done"}
+def created(state: RankBases, fact: roster.GameCreated) -> RankBases:
+    """Every team's four parts hang on its tree from the game's creation on."""
+    bases = {t.team_id: Base(t.team_id, t.name, book(t.team_id)) for t in state.config.teams}
+    return replace(state, roster=roster.created(state.roster, fact), bases=bases)
+
+
+def joined(state: RankBases, fact: roster.PlayerJoined) -> RankBases:
+    state = replace(state, roster=roster.joined(state.roster, fact))
+    if fact.role == "player" and fact.team is not None:
+        return with_players(state, Player(fact.player_id, fact.team))
+    return state
+
+
+def ranked(state: RankBases, fact: RankAssigned) -> RankBases:
+    player = state.players[fact.player_id]
+    return with_players(state, replace(player, rank=fact.rank, lives=fact.lives))
+
+
+def issued(state: RankBases, fact: PaperIssued) -> RankBases:
+    player = state.players[fact.player_id]
+    paper = Paper(fact.paper_id, player.player_id, player.team_id)
+    return with_players(state, replace(player, paper=paper, lives=fact.lives))
+
+
+def duel_started(state: RankBases, fact: DuelStarted) -> RankBases:
+    duel = Duel(fact.duel_id, (fact.challenger, fact.target))
+    busy = [replace(state.players[p], duel_id=duel.duel_id) for p in duel.players]
+    return replace(with_players(state, *busy), duels={**state.duels, duel.duel_id: duel})
 
 
 def with_players(state: RankBases, *players: Player) -> RankBases:
@@ -81,19 +91,23 @@ def with_base(state: RankBases, base: Base) -> RankBases:
     return replace(state, bases={**state.bases, base.team_id: base})
 
 
-def fought(state: RankBases, data: Json) -> RankBases:
+def fought(state: RankBases, fact: DuelFought) -> RankBases:
     """Each captured paper leaves its owner's hand and is carried by the taker."""
     players = dict(state.players)
-    for capture in data["captured"]:
-        loser = players[capture["from"]]  # a player only ever loses their own paper
-        paper = Paper(capture["paper_id"], loser.player_id, loser.team_id)
+    for capture in fact.captured:
+        loser = players[capture.from_]  # a player only ever loses their own paper
+        paper = Paper(capture.paper_id, loser.player_id, loser.team_id)
         players[loser.player_id] = replace(loser, paper=None)
-        taker = players[capture["to"]]  # in a swap the taker has just lost their own paper
+        taker = players[capture.to]  # in a swap the taker has just lost their own paper
         players[taker.player_id] = replace(taker, papers=(*taker.papers, paper))
-    a, b = data["players"]
-    duel = Duel(data["duel_id"], (a, b), data["raid_id"], dict(data["ranks"]), data["winner"])
+    a, b = fact.players
+    duel = Duel(fact.duel_id, (a, b), fact.raid_id, dict(fact.ranks), fact.winner)
     state = replace(state, players=players)
     return replace(close_duel(state, duel), last_duels={**state.last_duels, a: duel, b: duel})
+
+
+def duel_cancelled(state: RankBases, fact: DuelCancelled) -> RankBases:
+    return close_duel(state, state.duels[fact.duel_id])
 
 
 def close_duel(state: RankBases, duel: Duel) -> RankBases:
@@ -105,42 +119,88 @@ def close_duel(state: RankBases, duel: Duel) -> RankBases:
     return replace(with_players(state, *freed), duels=duels)
 
 
-def taken(state: RankBases, data: Json) -> RankBases:
-    part = Part.load(data["part"])
-    base = state.bases[data["tree"]]
-    tree = tuple(p for p in base.tree if p.part_id != part.part_id)
-    raider = state.players[data["player_id"]]
-    raided = replace(state.raids[data["raid_id"]], state="done", part=part)
-    state = with_players(state, replace(raider, parts=(*raider.parts, part)))
+def raid_started(state: RankBases, fact: RaidStarted) -> RankBases:
+    started = Raid(fact.raid_id, fact.attacker, fact.team_id)
+    attacker = replace(state.players[started.attacker], raid_id=started.raid_id)
+    return with_raid(with_players(state, attacker), started)
+
+
+def defended(state: RankBases, fact: RaidDefended) -> RankBases:
+    return with_raid(state, replace(state.raids[fact.raid_id], order=tuple(fact.order)))
+
+
+def raid_becomes(to: RaidState) -> "Change":
+    """A raid's end that only changes its state (won, lost, ended without a part)."""
+
+    def change(state: RankBases, fact: RaidWon | RaidLost | RaidEnded) -> RankBases:
+        return with_raid(state, replace(state.raids[fact.raid_id], state=to))
+
+    return change
+
+
+def part(face: PartFace) -> Part:
+    return Part(face.part_id, face.team_id, face.value)
+
+
+def taken(state: RankBases, fact: PartTaken) -> RankBases:
+    got = part(fact.part)
+    base = state.bases[fact.tree]
+    tree = tuple(p for p in base.tree if p.part_id != got.part_id)
+    raider = state.players[fact.player_id]
+    raided = replace(state.raids[fact.raid_id], state="done", part=got)
+    state = with_players(state, replace(raider, parts=(*raider.parts, got)))
     return with_raid(with_base(state, replace(base, tree=tree)), raided)
 
 
-def cancelled(state: RankBases, raid: Raid) -> RankBases:
+def raid_cancelled(state: RankBases, fact: RaidCancelled) -> RankBases:
     """A cancelled raid is gone, as if never run; its attacker has no last raid."""
+    raid = state.raids[fact.raid_id]
     attacker = state.players[raid.attacker]
     if attacker.raid_id == raid.raid_id:
         state = with_players(state, replace(attacker, raid_id=None))
     return replace(state, raids={k: v for k, v in state.raids.items() if k != raid.raid_id})
 
 
-def delivered(state: RankBases, data: Json) -> RankBases:
-    carrier = state.players[data["player_id"]]
-    base = state.bases[data["team_id"]]
-    papers = tuple(Paper(p["paper_id"], p["player_id"], p["team_id"]) for p in data["papers"])
-    stash = tuple(Part.load(p) for p in data["parts"] if p["to"] == "stash")
-    tree = tuple(Part.load(p) for p in data["parts"] if p["to"] == "tree")
+def delivered(state: RankBases, fact: Delivered) -> RankBases:
+    carrier = state.players[fact.player_id]
+    base = state.bases[fact.team_id]
+    papers = tuple(Paper(p.paper_id, p.player_id, p.team_id) for p in fact.papers)
+    stash = tuple(Part(p.part_id, p.team_id, p.value) for p in fact.parts if p.to == "stash")
+    tree = tuple(Part(p.part_id, p.team_id, p.value) for p in fact.parts if p.to == "tree")
     base = replace(
         base,
         tree=base.tree + tree,
         stash=base.stash + stash,
         pile=base.pile + papers,
-        score=base.score + data["points"],
+        score=base.score + fact.points,
     )
     gone = {p.paper_id for p in papers}
-    parts_gone = {p["part_id"] for p in data["parts"]}
+    parts_gone = {p.part_id for p in fact.parts}
     carrier = replace(
         carrier,
         papers=tuple(p for p in carrier.papers if p.paper_id not in gone),
         parts=tuple(p for p in carrier.parts if p.part_id not in parts_gone),
     )
     return with_base(with_players(state, carrier), base)
+
+
+Change = Callable[[RankBases, Any], RankBases]
+# The events of the rules' own, and the roster's two that the rules answer; any other is the
+# roster's alone.
+CHANGES: dict[type[Fact], Change] = {
+    roster.GameCreated: created,
+    roster.PlayerJoined: joined,
+    RankAssigned: ranked,
+    PaperIssued: issued,
+    DuelStarted: duel_started,
+    DuelFought: fought,
+    DuelCancelled: duel_cancelled,
+    RaidStarted: raid_started,
+    RaidDefended: defended,
+    RaidWon: raid_becomes("won"),
+    RaidLost: raid_becomes("lost"),
+    RaidEnded: raid_becomes("done"),
+    PartTaken: taken,
+    RaidCancelled: raid_cancelled,
+    Delivered: delivered,
+}

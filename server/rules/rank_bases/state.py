@@ -53,10 +53,6 @@ class Part:
     team_id: str
     value: int
 
-    @classmethod
-    def load(cls, data: Json) -> "Part":
-        return cls(data["part_id"], data["team_id"], data["value"])
-
     def dump(self) -> Json:
         return {"part_id": self.part_id, "team_id": self.team_id, "value": self.value}
 

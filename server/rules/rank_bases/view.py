@@ -182,10 +182,10 @@ def touched(before: RankBases, events: list[Event]) -> set[str] | None:
     they name (a cancelled duel or raid names neither)."""
     found = mentioned(before, events)
     for event in events:
-        duel = before.duels.get(event.data.get("duel_id", ""))
+        duel = before.duels.get(getattr(event.fact, "duel_id", ""))
         if duel is not None:
             found.update(duel.players)
-        raid = before.raids.get(event.data.get("raid_id", ""))
+        raid = before.raids.get(getattr(event.fact, "raid_id", ""))
         if raid is not None:
             found.add(raid.attacker)
     return found
