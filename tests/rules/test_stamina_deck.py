@@ -5,6 +5,7 @@ Cards are dealt from the game's seed, so a test either reads the cards it was de
 the arithmetic against them, or looks for a seed that deals what it needs (`seeded`).
 """
 
+import dataclasses
 import json
 from collections.abc import Callable
 from typing import Any
@@ -39,9 +40,11 @@ from server.rules.stamina_deck.commands import (
     StartRound,
     UseAid,
 )
+from server.rules.stamina_deck.events import EVENTS, CharacterAdded, CharacterMoved, Square
 from server.rules.stamina_deck.fight import damage, exchange
 from server.rules.stamina_deck.initiative import Seat, ranking
 from server.rules.stamina_deck.state import StaminaDeck
+from server.rules.story import Story
 from tests.rules.driver import SEED, T0, Driver
 
 PISTOL = {"name": "Pistole", "sz": 3, "reload_speed": 4, "melee": False, "ranged": True}
@@ -50,11 +53,25 @@ SABRE = {"name": "Šavle", "melee_cards": 2, "melee": True, "ranged": False}
 RIFLE_SHOT = {"shooting": 3, "weapon": RIFLE}  # a shooter who hits hard
 
 
+def every_draw_told(state: StaminaDeck, command: Command, ctx: Context) -> Story[StaminaDeck]:
+    """The rules' own decision, and no draw left out of its events: a draw no event records
+    would be one the verifier cannot redo (`Story.tell` records them in the next fact that has
+    a `chance` field)."""
+    story = RULESET.play(state, command, ctx)
+    drawn = ctx.__dict__.get("chance")  # `Context.chance` is made when first drawn from
+    assert drawn is None or not drawn.draws, f"draws no event records: {drawn.draws}"
+    return story
+
+
+# The ruleset, with every command checked for draws it did not record.
+TOLD = dataclasses.replace(RULESET, play=every_draw_told)
+
+
 class Fight(Driver[StaminaDeck]):
     """One game driven through the pure rules, as the referee drives it: its log and state."""
 
     def __init__(self, config: Json | None = None, *, seed: bytes = SEED) -> None:
-        super().__init__(RULESET, config, seed=seed)
+        super().__init__(TOLD, config, seed=seed)
         self.gm = self.organizer
 
     def by_gm(self, command: Command) -> list[Event]:
@@ -308,7 +325,7 @@ def test_add_character_refusals() -> None:
     fight.refused("occupied", AddCharacter.model_validate({**base, "x": 1, "y": 1}))
     fight.refused("not_found", AddCharacter.model_validate({**base, "player_id": "p99"}))
     fight.refused(
-        "invalid", AddCharacter.model_validate({**base, "player_id": spectator.player_id})
+        "not_a_player", AddCharacter.model_validate({**base, "player_id": spectator.player_id})
     )
     fight.refused("forbidden", AddCharacter.model_validate(base), actor=player)
     fight.by_gm(EndGame())
@@ -1495,3 +1512,139 @@ def test_the_view_shows_what_is_waited_for() -> None:
         "attack": fired["attack"],
         "bonus": 0,
     }
+
+
+# -- the end of the game ---------------------------------------------------------------------------
+
+
+def nothing_open(state: StaminaDeck) -> bool:
+    return (state.bouts, state.shot, state.debts, state.leaving) == ({}, None, (), None)
+
+
+def test_a_shot_waiting_for_its_defence_is_called_off_when_the_game_ends() -> None:
+    fight, a, b = ranged_pair()
+    fight.turn_to(a)
+    card = fight.ch(a).hand[0]
+    fired = fight.by_gm(Shoot(character_id=a, target_id=b, card_id=card))[0].data
+    assert fight.state.shot is not None and fight.ch(b).hand  # b has a card to choose
+    hand = fight.ch(b).hand
+    events = fight.by_gm(EndGame())
+    assert types(events) == ["shot_cancelled", "game_ended"]
+    assert events[0].data == {
+        "shot_id": fired["shot_id"],
+        "shooter": a,
+        "target": b,
+        "reason": "game_ended",
+    }
+    assert nothing_open(fight.state) and fight.view(fight.gm)["waiting"]["shot"] is None
+    # The shot was fired: its card stays played; the target gave nothing.
+    assert card in fight.ch(a).played and fight.ch(b).hand == hand
+    assert fold(RULESET, fight.log) == fight.state
+
+
+def test_owed_cards_are_called_off_when_the_game_ends() -> None:
+    fight, a, b = ranged_pair(config={"stamina_deck_size": 30}, shooting=4)
+    fight.turn_to(a)
+    fight.by_gm(Shoot(character_id=a, target_id=b, card_id=aim_for(fight, a, b, 3)))
+    fight.by_gm(Defend(character_id=b))
+    hand, deck = fight.ch(b).hand, fight.ch(b).deck
+    events = fight.by_gm(EndGame())
+    assert types(events) == ["debt_cancelled", "game_ended"]
+    assert events[0].data == {
+        "character_id": b,
+        "count": 3,
+        "to": "discard",
+        "reason": "game_ended",
+    }
+    assert nothing_open(fight.state) and fight.view(fight.gm)["waiting"]["debts"] == []
+    assert (fight.ch(b).hand, fight.ch(b).deck, fight.ch(b).lives_lost) == (hand, deck, 0)
+    assert fold(RULESET, fight.log) == fight.state
+
+
+def test_bouts_end_with_the_game_and_a_face_down_card_goes_back() -> None:
+    fight, a, _, bout = melee_pair()
+    card = fight.ch(a).hand[0]
+    fight.down(a, bout, card)
+    events = fight.by_gm(EndGame())
+    assert types(events) == ["bout_ended", "game_ended"]
+    assert events[0].data == {
+        "bout_id": bout,
+        "reason": "game_ended",
+        "withdrawn": [{"character_id": a, "card_id": card, "to": "hand", "actions": 1}],
+    }
+    assert nothing_open(fight.state)
+    assert card in fight.ch(a).hand and card not in fight.ch(a).played and fight.ch(a).actions == 0
+    assert fold(RULESET, fight.log) == fight.state
+
+
+def test_a_leaver_waiting_for_the_attacks_stays_where_they_stood_when_the_game_ends() -> None:
+    fight = Fight({"stamina_deck_size": 30})
+    fight.start()
+    hero = fight.add("Hrdina", x=5, y=5, melee=2, weapon=SABRE)
+    one = fight.add("Jeden", side="blue", x=4, y=5, melee=2, weapon=SABRE)
+    two = fight.add("Dva", side="blue", x=6, y=5, melee=2, weapon=SABRE)
+    fight.by_gm(Engage(attacker=hero, defender=one))
+    fight.by_gm(Engage(attacker=two, defender=hero))
+    fight.round()
+    fight.turn_to(hero)
+    fight.by_gm(Move(character_id=hero, card_id=fight.ch(hero).hand[0], x=5, y=1))
+    assert fight.state.leaving is not None
+    events = fight.by_gm(EndGame())
+    assert types(events) == ["bout_ended", "bout_ended", "leave_failed", "game_ended"]
+    assert {e.data["reason"] for e in events[:2]} == {"game_ended"}
+    assert events[2].data == {"character_id": hero}
+    assert nothing_open(fight.state) and fight.ch(hero).square == (5, 5)
+    assert fold(RULESET, fight.log) == fight.state
+
+
+def test_a_game_with_nothing_open_just_ends() -> None:
+    fight, _, _ = ranged_pair()
+    assert types(fight.by_gm(EndGame())) == ["game_ended"]
+
+
+# -- the log's lines -------------------------------------------------------------------------------
+
+
+def test_lines_written_before_events_were_typed_read_into_their_records() -> None:
+    """Lines as the untyped rules wrote them (a character's shuffled deck with its draw, a move
+    with its `from`), read into today's records."""
+    added = {
+        "character_id": "k7",
+        "name": "Rytíř",
+        "side": "red",
+        "player_id": None,
+        "lives": 5,
+        "agi": 1,
+        "shooting": 0,
+        "melee": 3,
+        "unarmed": 0,
+        "weapon": {
+            "name": "šavle",
+            "sz": 0,
+            "melee_cards": 2,
+            "reload_speed": 0,
+            "melee": True,
+            "ranged": False,
+        },
+        "armour": 2,
+        "x": 3,
+        "y": 3,
+        "loaded": True,
+        "deck": [{"card_id": "k7-QH", "suit": "hearts", "rank": "Q", "value": 12}],
+        "chance": {"stream": 7, "from": 0, "draws": [{"shuffle": 52, "order": list(range(52))}]},
+    }
+    event = EVENTS.read("character_added", added, 1)
+    assert isinstance(event.fact, CharacterAdded)
+    assert event.fact.weapon is not None and event.fact.weapon.melee_cards == 2
+    assert event.fact.deck[0].rank == "Q" and event.fact.chance == added["chance"]
+    moved = {
+        "character_id": "k7",
+        "card_id": None,
+        "from": {"x": 3, "y": 3},
+        "to": {"x": 4, "y": 3},
+    }
+    event = EVENTS.read("character_moved", {**moved, "actions": 0}, 1)
+    assert event.fact == CharacterMoved(
+        character_id="k7", card_id=None, start=Square(x=3, y=3), to=Square(x=4, y=3), actions=0
+    )
+    assert EVENTS.again(Event.of(event.fact)) == event  # and written back as it was

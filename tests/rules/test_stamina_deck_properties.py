@@ -1,5 +1,6 @@
 """Properties of `stamina-deck` over random fights: every card in exactly one pile, no view shows
-another character's hidden cards, replay equals live, every recorded draw recomputes."""
+another character's hidden cards, replay equals live (from the log's lines read back too), every
+draw is recorded and recomputes, and the game's end leaves nothing open."""
 
 import json
 from collections import Counter
@@ -12,6 +13,7 @@ from test_stamina_deck import PISTOL, RIFLE, SABRE, Fight
 
 from server.rules.chance import redo
 from server.rules.core import Command, Event, Json, Member, RuleError, fold
+from server.rules.events import Fact
 from server.rules.roster import EndGame
 from server.rules.stamina_deck import RULESET
 from server.rules.stamina_deck.cards import aimed_pair
@@ -174,7 +176,11 @@ def sender(played: Played, command: Command, who: str) -> Member:
 
 
 def play(
-    config: Json, sheets: list[Json], moves: list[tuple[str, int, str]], views: bool
+    config: Json,
+    sheets: list[Json],
+    moves: list[tuple[str, int, str]],
+    views: bool,
+    end: bool = False,
 ) -> Played:
     fight = Fight(config)
     players = [fight.player("Karel"), fight.player("Jana")]
@@ -204,7 +210,7 @@ def play(
         for event in events:
             if event.type == "aid_used":
                 played.owner[event.data["card_id"]] = event.data["character_id"]
-        if n == len(moves) - 1 and pick % 7 == 0:
+        if n == len(moves) - 1 and (end or pick % 7 == 0):
             fight.by_gm(EndGame())
         check(played, views)
     return played
@@ -323,3 +329,27 @@ def test_every_recorded_draw_recomputes_from_the_seed(fight: Random) -> None:
         recorded = event.data.get("chance")
         if recorded is not None:
             assert redo(played.fight.seed, recorded) == recorded["draws"], event
+
+
+@PROPERTIES
+@given(fights)
+def test_the_logs_lines_read_back_into_the_events_written(fight: Random) -> None:
+    """What a server loading the game reads: each line's JSON into its record, and the state
+    they fold to is the live one."""
+    played = play(*fight, views=False)
+    log: list[Event] = played.fight.log
+    read = [RULESET.read(e.type, json.loads(json.dumps(e.data)), e.version) for e in log]
+    for written, back in zip(log, read, strict=True):
+        assert type(written.fact) is not Fact, written.type  # every kind is declared
+        assert back == written
+    assert fold(RULESET, read) == played.fight.state
+
+
+@PROPERTIES
+@given(fights)
+def test_the_end_of_the_game_leaves_nothing_open(fight: Random) -> None:
+    played = play(*fight, views=True, end=True)  # every card still in one pile, views hidden
+    state = played.fight.state
+    assert state.roster.status == "ended"
+    assert (state.bouts, state.shot, state.debts, state.leaving) == ({}, None, (), None)
+    assert fold(RULESET, played.fight.log) == state

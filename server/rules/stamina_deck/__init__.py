@@ -4,10 +4,10 @@ from server.rules import roster
 from server.rules.core import Ruleset
 from server.rules.stamina_deck.commands import COMMANDS
 from server.rules.stamina_deck.decide import decide
+from server.rules.stamina_deck.events import EVENTS
 from server.rules.stamina_deck.evolve import evolve, initial_state
 from server.rules.stamina_deck.state import Config, StaminaDeck
 from server.rules.stamina_deck.view import view
-from server.rules.story import told
 
 RULESET: Ruleset[StaminaDeck] = Ruleset(
     id="stamina-deck",
@@ -15,7 +15,8 @@ RULESET: Ruleset[StaminaDeck] = Ruleset(
     config=Config,
     commands={**roster.COMMON_COMMANDS, **COMMANDS},
     initial_state=initial_state,
-    play=told(decide, evolve),
+    play=decide,
     evolve=evolve,
     view=view,
+    events=EVENTS,
 )

@@ -3,6 +3,7 @@
 from dataclasses import dataclass, field
 from typing import Literal
 
+import msgspec
 from pydantic import BaseModel, ConfigDict, Field
 
 from server.rules.core import Json
@@ -26,6 +27,15 @@ class FaceValues(BaseModel):
         return int(getattr(self, rank)) if rank in ("J", "Q", "K", "A") else int(rank)
 
 
+class CardFace(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """A card as events carry it."""
+
+    card_id: str
+    suit: Suit
+    rank: Rank
+    value: int
+
+
 @dataclass(frozen=True, slots=True)
 class Card:
     card_id: str
@@ -39,8 +49,13 @@ class Card:
         self.json.update(card_id=self.card_id, suit=self.suit, rank=self.rank, value=self.value)
 
     @classmethod
-    def load(cls, data: Json) -> "Card":
-        return cls(data["card_id"], data["suit"], data["rank"], data["value"])
+    def load(cls, face: CardFace) -> "Card":
+        """A card from an event."""
+        return cls(face.card_id, face.suit, face.rank, face.value)
+
+    def face(self) -> CardFace:
+        """The card as an event carries it."""
+        return CardFace(card_id=self.card_id, suit=self.suit, rank=self.rank, value=self.value)
 
     def dump(self) -> Json:
         return self.json

@@ -8,14 +8,12 @@ from typing import ClassVar
 
 from pydantic import Field
 
-from server.rules.core import Command, Role
+from server.rules.core import ORGANIZER, ORGANIZER_OR_PLAYER, Command, Id, Role
 from server.rules.roster import Name
 from server.rules.stamina_deck.character import Weapon
 
-Id = Field(min_length=1, max_length=64)
 Square = Field(ge=0, le=59)
-ORGANIZER: frozenset[Role] = frozenset({"organizer"})
-CHARACTER: frozenset[Role] = frozenset({"organizer", "player"})
+CHARACTER = ORGANIZER_OR_PLAYER  # the GM, or the player linked to the character
 
 
 class AddCharacter(Command):
@@ -38,7 +36,7 @@ class AddCharacter(Command):
 class LinkCharacter(Command):
     roles: ClassVar[frozenset[Role]] = ORGANIZER
     character_id: str = Id
-    player_id: str | None = Field(min_length=1, max_length=64)
+    player_id: str | None = Id
 
 
 class PlaceCharacter(Command):

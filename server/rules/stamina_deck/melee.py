@@ -5,11 +5,16 @@ from server.rules.core import RuleError
 from server.rules.stamina_deck.cards import value
 from server.rules.stamina_deck.character import Character
 from server.rules.stamina_deck.commands import Disengage, Engage, Play
+from server.rules.stamina_deck.events import (
+    BoutCause,
+    BoutStarted,
+    CardPlayed,
+    DrawMode,
+    ExchangeRevealed,
+    HandDrawn,
+)
 from server.rules.stamina_deck.fight import EXCHANGES, Bout, Source, exchange
-from server.rules.stamina_deck.mat import adjacent
-from server.rules.stamina_deck.stamina import owe
-from server.rules.stamina_deck.steps import (
-    Steps,
+from server.rules.stamina_deck.guards import (
     acting,
     character,
     controlled,
@@ -18,52 +23,50 @@ from server.rules.stamina_deck.steps import (
     free,
     in_hand,
 )
+from server.rules.stamina_deck.mat import adjacent
+from server.rules.stamina_deck.stamina import owe
+from server.rules.stamina_deck.state import StaminaDeck
+from server.rules.story import Story
 
 
-def start_bout(steps: Steps, attacker: str, defender: str, cause: str) -> None:
+def start_bout(story: Story[StaminaDeck], attacker: str, defender: str, cause: BoutCause) -> None:
     """A bout begins; who was not in melee yet settles their hand for it."""
-    entering = [c for c in (attacker, defender) if not steps.state.in_melee(c)]
-    bout = {
-        "bout_id": steps.ctx.new_id("b"),
-        "attacker": attacker,
-        "defender": defender,
-        "cause": cause,
-    }
-    steps.add("bout_started", bout)
+    entering = [c for c in (attacker, defender) if not story.state.in_melee(c)]
+    bout_id = story.ctx.new_id("b")
+    story.tell(BoutStarted(bout_id=bout_id, attacker=attacker, defender=defender, cause=cause))
     for character_id in entering:
-        enter(steps, character_id)
+        enter(story, character_id)
 
 
-def enter(steps: Steps, character_id: str) -> None:
+def enter(story: Story[StaminaDeck], character_id: str) -> None:
     """Into melee: short of a melee hand, draw the weapon's bonus cards only; over it, return the
     extra cards to the deck top."""
-    me = steps.state.characters[character_id]
+    me = story.state.characters[character_id]
     limit = me.melee_hand
     if len(me.hand) < limit:
         count = min(me.entry_cards, limit - len(me.hand), len(me.deck))
         if count:
-            draw(steps, me, count, "entry", limit)
+            draw(story, me, count, "entry", limit)
     elif len(me.hand) > limit:
-        owe(steps, character_id, len(me.hand) - limit, "deck")
+        owe(story, character_id, len(me.hand) - limit, "deck")
 
 
-def draw(steps: Steps, me: Character, count: int, mode: str, limit: int) -> None:
-    cards = [steps.state.cards[card_id].dump() for card_id in me.deck[:count]]
-    drawn = {"character_id": me.character_id, "cards": cards, "mode": mode, "limit": limit}
-    steps.add("hand_drawn", drawn)
+def draw(story: Story[StaminaDeck], me: Character, count: int, mode: DrawMode, limit: int) -> None:
+    cards = [story.state.cards[card_id].face() for card_id in me.deck[:count]]
+    story.tell(HandDrawn(character_id=me.character_id, cards=cards, mode=mode, limit=limit))
 
 
 def contact_attacker(mover: Character, other: Character) -> str:
-    """Who attacks when `mover` steps into contact: the mover, unless they fight unarmed below
+    """Who attacks when `mover` story into contact: the mover, unless they fight unarmed below
     level 2 and the other does not."""
     if mover.clumsy and not other.clumsy:
         return other.character_id
     return mover.character_id
 
 
-def engage_adjacent(steps: Steps, mover_id: str) -> None:
+def engage_adjacent(story: Story[StaminaDeck], mover_id: str) -> None:
     """A bout with every enemy in contact after a move, each a separate fight."""
-    state = steps.state
+    state = story.state
     me = state.characters[mover_id]
     if not me.fighting:
         return
@@ -72,15 +75,15 @@ def engage_adjacent(steps: Steps, mover_id: str) -> None:
             other.side != me.side
             and other.fighting
             and adjacent(me.square, other.square)
-            and not steps.state.engaged(mover_id, other.character_id)
+            and not story.state.engaged(mover_id, other.character_id)
         ):
             attacker = contact_attacker(me, other)
             defender = other.character_id if attacker == mover_id else mover_id
-            start_bout(steps, attacker, defender, "contact")
+            start_bout(story, attacker, defender, "contact")
 
 
-def engage(steps: Steps, command: Engage) -> None:
-    state = steps.state
+def engage(story: Story[StaminaDeck], command: Engage) -> None:
+    state = story.state
     roster.require_running(state.roster)
     attacker, defender = character(state, command.attacker), character(state, command.defender)
     if attacker.character_id == defender.character_id:
@@ -92,23 +95,23 @@ def engage(steps: Steps, command: Engage) -> None:
         raise RuleError("not_adjacent", f"{attacker.name} and {defender.name} are not in contact")
     if state.engaged(attacker.character_id, defender.character_id):
         raise RuleError("already_engaged", f"{attacker.name} and {defender.name} already fight")
-    start_bout(steps, attacker.character_id, defender.character_id, "gm")
+    start_bout(story, attacker.character_id, defender.character_id, "gm")
 
 
-def disengage(steps: Steps, command: Disengage) -> None:
-    state = steps.state
+def disengage(story: Story[StaminaDeck], command: Disengage) -> None:
+    state = story.state
     roster.require_running(state.roster)
     if command.bout_id not in state.bouts:
         raise RuleError("not_found", f"no bout {command.bout_id}")
     free(state)
-    end_bout(steps, command.bout_id, "gm")
+    end_bout(story, command.bout_id, "gm")
 
 
-def play(steps: Steps, command: Play) -> None:
+def play(story: Story[StaminaDeck], command: Play) -> None:
     """A card face down in a bout; when both cards are down, both are revealed."""
-    state = steps.state
+    state = story.state
     roster.require_running(state.roster)
-    me = controlled(state, steps.ctx, command.character_id)
+    me = controlled(state, story.ctx, command.character_id)
     bout = state.bouts.get(command.bout_id)
     if bout is None:
         raise RuleError("not_found", f"no bout {command.bout_id}")
@@ -127,18 +130,18 @@ def play(steps: Steps, command: Play) -> None:
     if tired and (not defending or command.card_id is not None):
         raise RuleError("no_actions_left", f"{me.name} has no actions left: defend from the deck")
     card_id, source = face_down(me, command.card_id, tired)
-    played = {
-        "bout_id": bout.bout_id,
-        "character_id": me.character_id,
-        "exchange": 0 if bout.opportunity else bout.exchanges + 1,
-        "card_id": card_id,
-        "source": source,
-        "actions": 0 if tired else cost,
-    }
-    steps.add("card_played", played)
-    bout = steps.state.bouts[bout.bout_id]
+    played = CardPlayed(
+        bout_id=bout.bout_id,
+        character_id=me.character_id,
+        exchange=0 if bout.opportunity else bout.exchanges + 1,
+        card_id=card_id,
+        source=source,
+        actions=0 if tired else cost,
+    )
+    story.tell(played)
+    bout = story.state.bouts[bout.bout_id]
     if len(bout.plays) == 2:
-        reveal(steps, bout)
+        reveal(story, bout)
 
 
 def face_down(me: Character, card_id: str | None, tired: bool) -> tuple[str | None, Source]:
@@ -154,11 +157,11 @@ def face_down(me: Character, card_id: str | None, tired: bool) -> tuple[str | No
     return None, "none"
 
 
-def reveal(steps: Steps, bout: Bout) -> None:
+def reveal(story: Story[StaminaDeck], bout: Bout) -> None:
     """Both cards up. Attacker higher: the defender owes the difference to their threat pile.
     Defender higher: up to the difference goes back from their threat pile into their deck,
     and the defender takes the initiative."""
-    state = steps.state
+    state = story.state
     attacker, defender = bout.attacker, bout.defender
     cards = {c: state.card(bout.plays[c].card_id) for c in bout.fighters}
     result, difference = exchange(value(cards[attacker]), value(cards[defender]))
@@ -168,21 +171,21 @@ def reveal(steps: Steps, bout: Bout) -> None:
         threat = state.characters[defender].threat
         returned = list(threat[len(threat) - min(difference, len(threat)) :])
         if returned:
-            deck = steps.ctx.chance.shuffle([*state.characters[defender].deck, *returned])
-    revealed = {
-        "bout_id": bout.bout_id,
-        "exchange": 0 if bout.opportunity else bout.exchanges + 1,
-        "opportunity": bout.opportunity,
-        "attacker": attacker,
-        "defender": defender,
-        "cards": {c: card and card.dump() for c, card in cards.items()},
-        "values": {c: value(card) for c, card in cards.items()},
-        "result": result,
-        "difference": difference,
-        "returned": returned,
-        "deck": deck,
-        "initiative": defender if result == "defender" else attacker,
-    }
-    steps.add("exchange_revealed", revealed)
+            deck = story.ctx.chance.shuffle([*state.characters[defender].deck, *returned])
+    revealed = ExchangeRevealed(
+        bout_id=bout.bout_id,
+        exchange=0 if bout.opportunity else bout.exchanges + 1,
+        opportunity=bout.opportunity,
+        attacker=attacker,
+        defender=defender,
+        cards={c: None if card is None else card.face() for c, card in cards.items()},
+        values={c: value(card) for c, card in cards.items()},
+        result=result,
+        difference=difference,
+        returned=returned,
+        deck=deck,
+        initiative=defender if result == "defender" else attacker,
+    )
+    story.tell(revealed)
     if result == "attacker":
-        owe(steps, defender, difference, "threat")
+        owe(story, defender, difference, "threat")

@@ -4,10 +4,8 @@ the initiative, after the opponent's attack of opportunity)."""
 from server.rules import roster
 from server.rules.core import RuleError
 from server.rules.stamina_deck.commands import Move
-from server.rules.stamina_deck.mat import MOVE, adjacent, distance, on_mat
-from server.rules.stamina_deck.melee import engage_adjacent
-from server.rules.stamina_deck.steps import (
-    Steps,
+from server.rules.stamina_deck.events import CharacterMoved, LeaveFailed, LeaveStarted, Square
+from server.rules.stamina_deck.guards import (
     actions,
     controlled,
     end_bout,
@@ -15,12 +13,16 @@ from server.rules.stamina_deck.steps import (
     in_hand,
     on_turn,
 )
+from server.rules.stamina_deck.mat import MOVE, adjacent, distance, on_mat
+from server.rules.stamina_deck.melee import engage_adjacent
+from server.rules.stamina_deck.state import StaminaDeck
+from server.rules.story import Story
 
 
-def move(steps: Steps, command: Move) -> None:
-    state = steps.state
+def move(story: Story[StaminaDeck], command: Move) -> None:
+    state = story.state
     roster.require_running(state.roster)
-    me = controlled(state, steps.ctx, command.character_id)
+    me = controlled(state, story.ctx, command.character_id)
     free(state)
     on_turn(state, me)
     if me.wound == "heavy":
@@ -51,47 +53,51 @@ def move(steps: Steps, command: Move) -> None:
         and not adjacent(to, state.characters[bout.opponent(me.character_id)].square)
     ]
     if attacked:
-        leaving = {
-            "character_id": me.character_id,
-            "card_id": command.card_id,
-            "from": {"x": me.x, "y": me.y},
-            "to": {"x": command.x, "y": command.y},
-            "bouts": attacked,
-            "actions": 1,
-        }
-        steps.add("leave_started", leaving)
+        leaving = LeaveStarted(
+            character_id=me.character_id,
+            card_id=command.card_id,
+            start=Square(x=me.x, y=me.y),
+            to=Square(x=command.x, y=command.y),
+            bouts=attacked,
+            actions=1,
+        )
+        story.tell(leaving)
         return
-    arrive(steps, me.character_id, command.card_id, to, 1)
+    arrive(story, me.character_id, command.card_id, to, 1)
 
 
 def arrive(
-    steps: Steps, character_id: str, card_id: str | None, to: tuple[int, int], spent: int
+    story: Story[StaminaDeck],
+    character_id: str,
+    card_id: str | None,
+    to: tuple[int, int],
+    spent: int,
 ) -> None:
     """The move itself: out of every bout now out of reach, onto the square, into new contact."""
-    state = steps.state
+    state = story.state
     for bout in state.bouts_of(character_id):
         if not adjacent(to, state.characters[bout.opponent(character_id)].square):
-            end_bout(steps, bout.bout_id, "left")
-    me = steps.state.characters[character_id]
-    moved = {
-        "character_id": character_id,
-        "card_id": card_id,
-        "from": {"x": me.x, "y": me.y},
-        "to": {"x": to[0], "y": to[1]},
-        "actions": spent,
-    }
-    steps.add("character_moved", moved)
-    engage_adjacent(steps, character_id)
+            end_bout(story, bout.bout_id, "left")
+    me = story.state.characters[character_id]
+    moved = CharacterMoved(
+        character_id=character_id,
+        card_id=card_id,
+        start=Square(x=me.x, y=me.y),
+        to=Square(x=to[0], y=to[1]),
+        actions=spent,
+    )
+    story.tell(moved)
+    engage_adjacent(story, character_id)
 
 
-def settle(steps: Steps) -> None:
+def settle(story: Story[StaminaDeck]) -> None:
     """After every command: a leaver whose attacks of opportunity are all over (and paid for)
     moves on, unless they now lie heavily wounded."""
-    leave = steps.state.leaving
-    if leave is None or leave.waiting or steps.state.debts:
+    leave = story.state.leaving
+    if leave is None or leave.waiting or story.state.debts:
         return
-    me = steps.state.characters[leave.character_id]
+    me = story.state.characters[leave.character_id]
     if me.wound == "heavy":
-        steps.add("leave_failed", {"character_id": me.character_id})
+        story.tell(LeaveFailed(character_id=me.character_id))
         return
-    arrive(steps, me.character_id, None, (leave.x, leave.y), 0)
+    arrive(story, me.character_id, None, (leave.x, leave.y), 0)

@@ -6,10 +6,15 @@ from server.rules.core import RuleError
 from server.rules.stamina_deck.cards import aimed_pair, value
 from server.rules.stamina_deck.character import Character
 from server.rules.stamina_deck.commands import AimedShot, Defend, PutAid, Reload, Shoot, UseAid
+from server.rules.stamina_deck.events import (
+    AidPut,
+    AidUsed,
+    ReloadProgressed,
+    ShotDefended,
+    ShotFired,
+)
 from server.rules.stamina_deck.fight import MELEE_COVER, Shot, Source, damage
-from server.rules.stamina_deck.stamina import owe
-from server.rules.stamina_deck.steps import (
-    Steps,
+from server.rules.stamina_deck.guards import (
     actions,
     character,
     controlled,
@@ -18,13 +23,16 @@ from server.rules.stamina_deck.steps import (
     in_hand,
     on_turn,
 )
+from server.rules.stamina_deck.stamina import owe
+from server.rules.stamina_deck.state import StaminaDeck
+from server.rules.story import Story
 
 
-def ready(steps: Steps, character_id: str, cards: int) -> Character:
+def ready(story: Story[StaminaDeck], character_id: str, cards: int) -> Character:
     """The shooter or reloader: their turn, in the fight, out of melee, with a ranged weapon."""
-    state = steps.state
+    state = story.state
     roster.require_running(state.roster)
-    me = controlled(state, steps.ctx, character_id)
+    me = controlled(state, story.ctx, character_id)
     free(state)
     on_turn(state, me)
     fighting(me)
@@ -36,11 +44,11 @@ def ready(steps: Steps, character_id: str, cards: int) -> Character:
     return me
 
 
-def shoot(steps: Steps, command: Shoot | AimedShot) -> None:
+def shoot(story: Story[StaminaDeck], command: Shoot | AimedShot) -> None:
     aimed = isinstance(command, AimedShot)
     card_ids = command.card_ids if isinstance(command, AimedShot) else [command.card_id]
-    me = ready(steps, command.character_id, len(card_ids))
-    state = steps.state
+    me = ready(story, command.character_id, len(card_ids))
+    state = story.state
     target = character(state, command.target_id)
     if target.character_id == me.character_id:
         raise RuleError("invalid", "a character cannot shoot itself")
@@ -56,36 +64,36 @@ def shoot(steps: Steps, command: Shoot | AimedShot) -> None:
     if into_melee and not aimed and me.deck:
         # A plain shot into melee: a random card of the shooter's deck (it stays there).
         # Clubs: it hits someone else in that melee, one of the target's opponents.
-        check = state.cards[me.deck[steps.ctx.chance.die(len(me.deck)) - 1]]
+        check = state.cards[me.deck[story.ctx.chance.die(len(me.deck)) - 1]]
         if check.suit == "clubs":
             others = sorted({b.opponent(target.character_id) for b in state.bouts_of(hit)})
-            hit = others[0] if len(others) == 1 else others[steps.ctx.chance.die(len(others)) - 1]
-    fired = {
-        "shot_id": steps.ctx.new_id("s"),
-        "shooter": me.character_id,
-        "target": hit,
-        "aimed_at": target.character_id,
-        "aimed": aimed,
-        "cards": [card.dump() for card in cards],
-        "attack": me.attack_number + sum(card.value for card in cards),
-        "into_melee": into_melee,
-        "check": check and check.dump(),
-        "deflected": hit != target.character_id,
-        "bonus": MELEE_COVER if aimed and into_melee else 0,
-        "actions": len(cards),
-    }
-    steps.add("shot_fired", fired)
-    shot = steps.state.shot
+            hit = others[0] if len(others) == 1 else others[story.ctx.chance.die(len(others)) - 1]
+    fired = ShotFired(
+        shot_id=story.ctx.new_id("s"),
+        shooter=me.character_id,
+        target=hit,
+        aimed_at=target.character_id,
+        aimed=aimed,
+        cards=[card.face() for card in cards],
+        attack=me.attack_number + sum(card.value for card in cards),
+        into_melee=into_melee,
+        check=None if check is None else check.face(),
+        deflected=hit != target.character_id,
+        bonus=MELEE_COVER if aimed and into_melee else 0,
+        actions=len(cards),
+    )
+    story.tell(fired)
+    shot = story.state.shot
     assert shot is not None  # just fired
-    defender = steps.state.characters[hit]
+    defender = story.state.characters[hit]
     if not defender.hand:  # no choice: the deck top defends, or nothing
-        defend_with(steps, shot, defender, None)
+        defend_with(story, shot, defender, None)
 
 
-def defend(steps: Steps, command: Defend) -> None:
-    state = steps.state
+def defend(story: Story[StaminaDeck], command: Defend) -> None:
+    state = story.state
     roster.require_running(state.roster)
-    me = controlled(state, steps.ctx, command.character_id)
+    me = controlled(state, story.ctx, command.character_id)
     shot = state.shot
     if shot is None:
         raise RuleError("nothing_to_defend", "no shot waits for a defence")
@@ -95,82 +103,81 @@ def defend(steps: Steps, command: Defend) -> None:
         )
     if command.card_id is not None:
         in_hand(me, [command.card_id])
-    defend_with(steps, shot, me, command.card_id)
+    defend_with(story, shot, me, command.card_id)
 
 
-def defend_with(steps: Steps, shot: Shot, me: Character, card_id: str | None) -> None:
+def defend_with(story: Story[StaminaDeck], shot: Shot, me: Character, card_id: str | None) -> None:
     """Defence = KZ + agi + cover (+5 in melee against an aimed shot) + a hand card or the deck
     top. A hit costs the difference in stamina cards."""
     source: Source = "hand"
     if card_id is None:
         card_id, source = (me.deck[0], "deck") if me.deck else (None, "none")
-    card = steps.state.card(card_id)
+    card = story.state.card(card_id)
     defence = me.defence_number + me.cover + shot.bonus + value(card)
     hurt = damage(shot.attack, defence)
-    defended = {
-        "shot_id": shot.shot_id,
-        "shooter": shot.shooter,
-        "target": me.character_id,
-        "attack": shot.attack,
-        "card": card and card.dump(),
-        "source": source,
-        "cover": me.cover,
-        "bonus": shot.bonus,
-        "defence": defence,
-        "hit": hurt > 0,
-        "damage": hurt,
-    }
-    steps.add("shot_defended", defended)
-    owe(steps, me.character_id, hurt, "discard")
+    defended = ShotDefended(
+        shot_id=shot.shot_id,
+        shooter=shot.shooter,
+        target=me.character_id,
+        attack=shot.attack,
+        card=None if card is None else card.face(),
+        source=source,
+        cover=me.cover,
+        bonus=shot.bonus,
+        defence=defence,
+        hit=hurt > 0,
+        damage=hurt,
+    )
+    story.tell(defended)
+    owe(story, me.character_id, hurt, "discard")
 
 
-def reload(steps: Steps, command: Reload) -> None:
-    me = ready(steps, command.character_id, 1)
+def reload(story: Story[StaminaDeck], command: Reload) -> None:
+    me = ready(story, command.character_id, 1)
     in_hand(me, [command.card_id])
     if me.loaded:
         raise RuleError("already_loaded", f"{me.name}'s weapon is loaded")
     progress = me.reload_progress + 1
-    reloaded = {
-        "character_id": me.character_id,
-        "card_id": command.card_id,
-        "progress": progress,
-        "needed": me.reload_needed,
-        "loaded": progress >= me.reload_needed,
-        "actions": 1,
-    }
-    steps.add("reload_progressed", reloaded)
+    reloaded = ReloadProgressed(
+        character_id=me.character_id,
+        card_id=command.card_id,
+        progress=progress,
+        needed=me.reload_needed,
+        loaded=progress >= me.reload_needed,
+        actions=1,
+    )
+    story.tell(reloaded)
 
 
-def acting_in_turn(steps: Steps, character_id: str) -> Character:
-    state = steps.state
+def acting_in_turn(story: Story[StaminaDeck], character_id: str) -> Character:
+    state = story.state
     roster.require_running(state.roster)
-    me = controlled(state, steps.ctx, character_id)
+    me = controlled(state, story.ctx, character_id)
     free(state)
     on_turn(state, me)
     fighting(me)
     return me
 
 
-def put_aid(steps: Steps, command: PutAid) -> None:
-    me = acting_in_turn(steps, command.character_id)
+def put_aid(story: Story[StaminaDeck], command: PutAid) -> None:
+    me = acting_in_turn(story, command.character_id)
     actions(me, 1)
     in_hand(me, [command.card_id])
-    aid = {
-        "aid_id": steps.ctx.new_id("a"),
-        "character_id": me.character_id,
-        "card_id": command.card_id,
-        "name": command.name.strip(),
-        "x": me.x,
-        "y": me.y,
-        "actions": 1,
-    }
-    steps.add("aid_put", aid)
+    aid = AidPut(
+        aid_id=story.ctx.new_id("a"),
+        character_id=me.character_id,
+        card_id=command.card_id,
+        name=command.name.strip(),
+        x=me.x,
+        y=me.y,
+        actions=1,
+    )
+    story.tell(aid)
 
 
-def use_aid(steps: Steps, command: UseAid) -> None:
-    me = acting_in_turn(steps, command.character_id)
-    aid = steps.state.aids.get(command.aid_id)
+def use_aid(story: Story[StaminaDeck], command: UseAid) -> None:
+    me = acting_in_turn(story, command.character_id)
+    aid = story.state.aids.get(command.aid_id)
     if aid is None:
         raise RuleError("not_found", f"no aid {command.aid_id} on the field")
-    used = {"aid_id": aid.aid_id, "character_id": me.character_id, "card_id": aid.card_id}
-    steps.add("aid_used", used)
+    story.tell(AidUsed(aid_id=aid.aid_id, character_id=me.character_id, card_id=aid.card_id))

@@ -5,64 +5,72 @@ from server.rules import roster
 from server.rules.core import RuleError
 from server.rules.stamina_deck.character import severity
 from server.rules.stamina_deck.commands import GiveCards, RenewDeck
+from server.rules.stamina_deck.events import CardsGiven, CardsOwed, CharacterWounded, DeckRenewed
 from server.rules.stamina_deck.fight import Destination
-from server.rules.stamina_deck.steps import Steps, controlled, end_bout, free, in_hand
+from server.rules.stamina_deck.guards import controlled, end_bout, free, in_hand
+from server.rules.stamina_deck.state import StaminaDeck
+from server.rules.story import Story
 
 
-def owe(steps: Steps, character_id: str, count: int, to: Destination) -> None:
+def owe(story: Story[StaminaDeck], character_id: str, count: int, to: Destination) -> None:
     """The character must give `count` cards. Where there is no choice they are given at once;
     otherwise the fight waits for `give_cards`."""
     if count <= 0:
         return
-    me = steps.state.characters[character_id]
+    me = story.state.characters[character_id]
     if to == "deck":  # extra cards of a melee hand, back on top: only which ones is a choice
         if count >= len(me.hand):
-            give(steps, character_id, to, list(me.hand), [], 0)
+            give(story, character_id, to, list(me.hand), [], 0)
         else:
-            steps.add("cards_owed", {"character_id": character_id, "count": count, "to": to})
+            story.tell(CardsOwed(character_id=character_id, count=count, to=to))
         return
     if me.hand and len(me.hand) + len(me.deck) > count:
-        steps.add("cards_owed", {"character_id": character_id, "count": count, "to": to})
+        story.tell(CardsOwed(character_id=character_id, count=count, to=to))
         return
     # No choice: everything in hand first (nobody keeps cards and bleeds instead), then the deck.
     hand = list(me.hand)[:count]
     deck = list(me.deck)[: count - len(hand)]
-    give(steps, character_id, to, hand, deck, count - len(hand) - len(deck))
+    give(story, character_id, to, hand, deck, count - len(hand) - len(deck))
 
 
 def give(
-    steps: Steps, character_id: str, to: Destination, hand: list[str], deck: list[str], missing: int
+    story: Story[StaminaDeck],
+    character_id: str,
+    to: Destination,
+    hand: list[str],
+    deck: list[str],
+    missing: int,
 ) -> None:
-    given = {"character_id": character_id, "to": to, "hand": hand, "deck": deck, "missing": missing}
-    steps.add("cards_given", given)
+    given = CardsGiven(character_id=character_id, to=to, hand=hand, deck=deck, missing=missing)
+    story.tell(given)
     if missing > 0:
-        wound(steps, character_id, missing)
+        wound(story, character_id, missing)
 
 
-def wound(steps: Steps, character_id: str, lives: int) -> None:
+def wound(story: Story[StaminaDeck], character_id: str, lives: int) -> None:
     """Each card that had to go but was not there costs a life; a medium or heavy wound puts
     the character out of the fight, and out of every bout."""
-    me = steps.state.characters[character_id]
-    config = steps.state.config
+    me = story.state.characters[character_id]
+    config = story.state.config
     total = me.lives_lost + lives
     worst = severity(total, me.lives, config.wound_light, config.wound_medium)
-    wounded = {
-        "character_id": character_id,
-        "lives_lost": lives,
-        "total_lost": total,
-        "lives_left": max(0, me.lives - total),
-        "severity": worst,
-    }
-    steps.add("character_wounded", wounded)
+    wounded = CharacterWounded(
+        character_id=character_id,
+        lives_lost=lives,
+        total_lost=total,
+        lives_left=max(0, me.lives - total),
+        severity=worst,
+    )
+    story.tell(wounded)
     if worst in ("medium", "heavy"):
-        for bout in steps.state.bouts_of(character_id):
-            end_bout(steps, bout.bout_id, "out")
+        for bout in story.state.bouts_of(character_id):
+            end_bout(story, bout.bout_id, "out")
 
 
-def give_cards(steps: Steps, command: GiveCards) -> None:
-    state = steps.state
+def give_cards(story: Story[StaminaDeck], command: GiveCards) -> None:
+    state = story.state
     roster.require_running(state.roster)
-    me = controlled(state, steps.ctx, command.character_id)
+    me = controlled(state, story.ctx, command.character_id)
     debt = state.debt(me.character_id)
     if debt is None:
         raise RuleError("nothing_owed", f"{me.name} owes no cards")
@@ -71,7 +79,7 @@ def give_cards(steps: Steps, command: GiveCards) -> None:
     if debt.to == "deck":
         if chosen != debt.count:
             raise RuleError("wrong_count", f"return exactly {debt.count} cards to the deck")
-        give(steps, me.character_id, "deck", command.card_ids, [], 0)
+        give(story, me.character_id, "deck", command.card_ids, [], 0)
         return
     if chosen > debt.count or debt.count - chosen > len(me.deck):
         raise RuleError(
@@ -80,13 +88,13 @@ def give_cards(steps: Steps, command: GiveCards) -> None:
             f"({len(me.deck)} left in it)",
         )
     deck = list(me.deck)[: debt.count - chosen]
-    give(steps, me.character_id, debt.to, command.card_ids, deck, 0)
+    give(story, me.character_id, debt.to, command.card_ids, deck, 0)
 
 
-def renew_deck(steps: Steps, command: RenewDeck) -> None:
-    state = steps.state
+def renew_deck(story: Story[StaminaDeck], command: RenewDeck) -> None:
+    state = story.state
     roster.require_running(state.roster)
-    me = controlled(state, steps.ctx, command.character_id)
+    me = controlled(state, story.ctx, command.character_id)
     free(state)
     if me.wound != "light":
         raise RuleError("not_lightly_wounded", "only a lightly wounded character turns the discard")
@@ -94,5 +102,5 @@ def renew_deck(steps: Steps, command: RenewDeck) -> None:
         raise RuleError("deck_not_empty", f"{me.name} still has a stamina deck")
     if not me.discard:
         raise RuleError("empty_discard", f"{me.name} has no discarded cards")
-    deck = steps.ctx.chance.shuffle(list(me.discard))
-    steps.add("deck_renewed", {"character_id": me.character_id, "deck": deck})
+    deck = story.ctx.chance.shuffle(list(me.discard))
+    story.tell(DeckRenewed(character_id=me.character_id, deck=deck))

@@ -1,26 +1,10 @@
-"""What deciding a command needs everywhere: its events applied as they come, and the guards."""
+"""What deciding a command needs everywhere: the guards that refuse it, and a bout's end."""
 
-from server.rules.core import Context, Event, Json, RuleError
+from server.rules.core import Context, RuleError
 from server.rules.stamina_deck.character import Character
-from server.rules.stamina_deck.evolve import evolve
+from server.rules.stamina_deck.events import BoutEnd, BoutEnded, Withdrawn
 from server.rules.stamina_deck.state import StaminaDeck
-
-
-class Steps:
-    """The events one command causes. Each is applied as soon as it is added, so the next
-    decision (a wound after a discard, a move after the last attack of opportunity) sees it."""
-
-    def __init__(self, state: StaminaDeck, ctx: Context) -> None:
-        self.state = state
-        self.ctx = ctx
-        self.events: list[Event] = []
-
-    def add(self, kind: str, data: Json) -> None:
-        if self.ctx.chance.draws:
-            data["chance"] = self.ctx.chance.record()  # the draws this event used, for the verifier
-        event = Event(kind, data)
-        self.state = evolve(self.state, event)
-        self.events.append(event)
+from server.rules.story import Story
 
 
 def character(state: StaminaDeck, character_id: str) -> Character:
@@ -82,16 +66,16 @@ def in_hand(me: Character, card_ids: list[str]) -> None:
             raise RuleError("not_your_card", f"{me.name} holds no card {card_id}")
 
 
-def end_bout(steps: Steps, bout_id: str, reason: str) -> None:
+def end_bout(story: Story[StaminaDeck], bout_id: str, reason: BoutEnd) -> None:
     """A bout is over; face-down cards of its unfinished exchange go back where they came from."""
-    bout = steps.state.bouts[bout_id]
+    bout = story.state.bouts[bout_id]
     withdrawn = [
-        {
-            "character_id": character_id,
-            "card_id": down.card_id,
-            "to": "deck" if down.source == "deck" else "hand",
-            "actions": down.actions,
-        }
+        Withdrawn(
+            character_id=character_id,
+            card_id=down.card_id,
+            to="deck" if down.source == "deck" else "hand",
+            actions=down.actions,
+        )
         for character_id, down in bout.plays.items()
     ]
-    steps.add("bout_ended", {"bout_id": bout_id, "reason": reason, "withdrawn": withdrawn})
+    story.tell(BoutEnded(bout_id=bout_id, reason=reason, withdrawn=withdrawn))
