@@ -14,11 +14,11 @@ import pytest
 from starlette.routing import Mount
 
 from server.clock import iso, now_ms
-from server.rules.core import Event
 from server.store import Append, Store
 from server.web.app import create_app
 from tests.client import Game
 from tests.conftest import serve
+from tests.lines import Line
 
 
 @pytest.fixture
@@ -438,17 +438,17 @@ async def long_log(database_url: str, game: Game, length: int) -> None:
     to fold: the server loads the game from its log on its first request)."""
     alphabet = "ACDEFGHJKMNPQRTUVWXY34679"
     card = {"title": "Rána Ankh-Morporskou dýkou", "big": 2, "small": 3, "kind": "wound"}
-    events = []
+    events: list[Line] = []  # written as the version-1 lines of an older server
     for n in range(100):
         seq = 3 + n
         code = "".join(alphabet[n // len(alphabet) ** k % len(alphabet)] for k in range(4))
         cards = [{"card_id": f"c{seq}.{k}", **card, "ranged": False} for k in (2, 3, 4)]
         joined = {"player_id": f"p{seq}", "name": f"Hráč {n}", "role": "player", "team": None}
-        events.append(Event("player_joined", {**joined, "code": code, "cards": cards}))
+        events.append(Line("player_joined", {**joined, "code": code, "cards": cards}))
     for n in range(length - 102):
         until = iso(now_ms() + n)
         stun = {"duel_id": f"d{n}", "player_id": f"p{3 + n % 100}", "until": until}
-        events.append(Event("player_stunned", stun))
+        events.append(Line("player_stunned", stun))
     store = Store.open(database_url)
     try:
         await store.append([Append(game.game_id, 2, events, now_ms(), "p2")])

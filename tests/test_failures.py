@@ -8,9 +8,9 @@ import pytest
 from server.game import failures
 from server.game.failures import Failures
 from server.game.scribe import Scribe
-from server.rules.core import Event
 from server.store import Append, Store, Unavailable, Unstorable
 from server.store.backends import Rows
+from tests.lines import Line
 
 FULL = "sqlite3.OperationalError: database or disk is full"
 DOWN = "ConnectionRefusedError: [Errno 111] Connect call failed"
@@ -108,13 +108,13 @@ async def test_a_bug_in_a_write_is_logged_once_with_its_traceback(
         monkeypatch.setattr(store.backend, "write", buggy)
         for n in range(5):
             with pytest.raises(Unavailable) as refused:
-                await scribe.write(Append(game, 0, [Event("x", {})], 1, None, f"c{n}"))
+                await scribe.write(Append(game, 0, [Line("x", {})], 1, None, f"c{n}"))
             assert not isinstance(refused.value, Unstorable)  # 503: worth a retry
         assert [r.levelno for r in lines] == [logging.ERROR]
         assert lines[0].exc_info is not None and "RuntimeError: a bug" in lines[0].getMessage()
         assert scribe.failures.failing == "a bug: RuntimeError: a bug"
         monkeypatch.setattr(store.backend, "write", real_write)
-        await scribe.write(Append(game, 0, [Event("x", {})], 1, None, "c0"))
+        await scribe.write(Append(game, 0, [Line("x", {})], 1, None, "c0"))
         assert scribe.failures.failing is None
         assert "4 commands by a bug" in lines[-1].getMessage()
     finally:

@@ -13,10 +13,10 @@ from sqlalchemy import create_engine, text
 
 from server.log.archive import export
 from server.log.verify import chained
-from server.rules.core import Event
 from server.store import Append, Snapshot, Store, migrate
 from server.store.database import parse_url
 from server.store.models import GameRow
+from tests.lines import Line
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -86,7 +86,7 @@ async def test_the_snapshots_table_comes_and_goes_with_its_migration(
     store = Store.open(empty_database_url)
     try:
         game = GameRow(game_id="g", ruleset="card-duel", seed="00" * 32, created_at=1)
-        created = Append("g", 0, [Event("game_created", {})], 1, None, game=game)
+        created = Append("g", 0, [Line("game_created", {})], 1, None, game=game)
         await store.append([created])
         await store.save_snapshot("g", Snapshot(1, "", "shape", b"\x00state"), 2)
         saved = await store.snapshot("g")

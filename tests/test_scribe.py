@@ -5,18 +5,18 @@ import asyncio
 import pytest
 
 from server.game.scribe import Scribe
-from server.rules.core import Event
 from server.store import Append, Conflict, Store, Unstorable
+from tests.lines import Line
 
 BAD = {
-    "nul": lambda: Append("bad", 1, [Event("x", {})], 1, None, "a\x00b"),  # PostgreSQL: 22021
-    "surrogate": lambda: Append("bad", 1, [Event("x", {})], 1, None, "\ud800"),
-    "big": lambda: Append("bad", 1, [Event("x", {"n": 2**70})], 1, None, "c"),  # not JSON
+    "nul": lambda: Append("bad", 1, [Line("x", {})], 1, None, "a\x00b"),  # PostgreSQL: 22021
+    "surrogate": lambda: Append("bad", 1, [Line("x", {})], 1, None, "\ud800"),
+    "big": lambda: Append("bad", 1, [Line("x", {"n": 2**70})], 1, None, "c"),  # not JSON
 }
 
 
 def append(game_id: str, expected: int, command_id: str) -> Append:
-    return Append(game_id, expected, [Event("x", {"n": expected})], 1, None, command_id)
+    return Append(game_id, expected, [Line("x", {"n": expected})], 1, None, command_id)
 
 
 @pytest.mark.parametrize("bad", list(BAD))

@@ -4,9 +4,9 @@ import asyncio
 
 import pytest
 
-from server.rules.core import Event
 from server.store import Append, Conflict, Store
 from server.store.models import GameRow
+from tests.lines import Line
 
 
 def game(game_id: str) -> GameRow:
@@ -14,7 +14,7 @@ def game(game_id: str) -> GameRow:
 
 
 def batch(game_id: str, expected: int, *types: str, command_id: str | None = None) -> Append:
-    events = [Event(t, {"n": expected + i}) for i, t in enumerate(types, 1)]
+    events = [Line(t, {"n": expected + i}) for i, t in enumerate(types, 1)]
     return Append(game_id, expected, events, at=1000 + expected, actor="p1", command_id=command_id)
 
 

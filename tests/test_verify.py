@@ -12,7 +12,7 @@ from server.log.verify import main, verify
 from server.rules.chance import Chance
 from server.rules.core import Command, Context, Event, Json, Member
 from server.rules.dice_combat import RULESET
-from server.rules.roster import AddPlayer, EndGame, StartGame
+from server.rules.roster import AddPlayer, EndGame, GameCreated, StartGame
 from server.store import chain
 
 SEED = bytes(range(32))
@@ -143,15 +143,14 @@ def test_the_events_answer_of_the_http_api_is_read_too(tmp_path: Path) -> None:
 
 def test_a_played_dice_combat_game_verifies_and_a_changed_die_does_not() -> None:
     events = [
-        Event(
-            "game_created",
-            {
-                "game_id": "g",
-                "ruleset": RULESET.id,
-                "name": "Jeskyně",
-                "config": {"initiative_once": False},
-                "seed_sha256": hashlib.sha256(SEED).hexdigest(),
-            },
+        Event.of(
+            GameCreated(
+                game_id="g",
+                ruleset=RULESET.id,
+                name="Jeskyně",
+                config={"initiative_once": False},
+                seed_sha256=hashlib.sha256(SEED).hexdigest(),
+            )
         )
     ]
     state = RULESET.evolve(RULESET.initial_state(events[0].data["config"]), events[0])

@@ -125,11 +125,11 @@ class Ruleset(Generic[S]):
     play: "Callable[[S, Command, Context], Story[S]]"
     evolve: Callable[[S, Event], S]
     view: Callable[[S, Member, int], Json]
+    events: Catalog  # its event kinds and their upcasters (server/rules/events.py)
     sight: Sight[S] | None = None  # without one, every viewer's whole view is private
     # Raise it when what the state means changes but not its shape (its dataclasses' fields):
     # snapshots of the old meaning are then ignored (server/game/snapshots.py).
     state_version: int = 1
-    events: Catalog | None = None  # TRANSITION: every ruleset will declare its events
 
     def decide(self, state: S, command: Command, ctx: Context) -> list[Event]:
         """The events a command causes, or a RuleError that refuses it."""
@@ -137,8 +137,6 @@ class Ruleset(Generic[S]):
 
     def read(self, type: str, data: Json, version: int = 1) -> Event:
         """A line of this ruleset's log as an event (server/rules/events.py)."""
-        if self.events is None:
-            return Event(type, data)
         return self.events.read(type, data, version)
 
     @cached_property

@@ -34,7 +34,7 @@ class Event:
 
     type: str
     data: Json
-    fact: Fact = Fact()  # noqa: RUF009  TRANSITION: until every ruleset tells facts
+    fact: Fact
     version: int = 1
 
     @classmethod

@@ -184,20 +184,6 @@ def joining(roster: Roster, command: AddPlayer, ctx: Context) -> PlayerJoined:
     )
 
 
-def decide(roster: Roster, command: Command, ctx: Context) -> list[Event]:
-    """The common commands; a ruleset adds its own events around these."""
-    if isinstance(command, AddPlayer):
-        admit(roster, command)
-        return [Event.of(joining(roster, command, ctx))]
-    if isinstance(command, StartGame):
-        require_lobby(roster)
-        return [Event.of(GameStarted())]
-    if isinstance(command, EndGame):
-        require_not_ended(roster)
-        return [Event.of(GameEnded(seed=ctx.seed.hex()))]
-    raise RuleError("invalid", f"unknown command {type(command).__name__}")
-
-
 def decide_each(
     ruleset: "Ruleset[S]", state: S, commands: list[AddPlayer], ctx: Context
 ) -> tuple[list[Event], S]:
@@ -216,8 +202,6 @@ def decide_each(
 
 def evolve(roster: Roster, event: Event) -> Roster:
     fact = event.fact
-    if type(fact) is Fact and event.type in EVENTS.facts:  # TRANSITION: an untyped ruleset's
-        fact = EVENTS.read(event.type, event.data).fact
     change = CHANGES.get(type(fact))
     return roster if change is None else change(roster, fact)
 

@@ -111,18 +111,3 @@ def tells(decide: Callable[[S, Any, Context], list[Fact]]) -> Handler[S]:
             story.tell(fact)
 
     return handler
-
-
-def told(
-    decide: Callable[[S, Command, Context], list[Event]], evolve: Callable[[S, Event], S]
-) -> Callable[[S, Command, Context], Story[S]]:
-    """TRANSITION: a ruleset whose decide answers a list of events, as a Story."""
-
-    def play(state: S, command: Command, ctx: Context) -> Story[S]:
-        story = Story(state, evolve, ctx)
-        for event in decide(state, command, ctx):
-            story.events.append(event)
-            story.state = evolve(story.state, event)
-        return story
-
-    return play

@@ -117,7 +117,9 @@ SHAPES: dict[str, Json] = {
             "data": {"type": "object"},
             "prev_hash": HASH,
             "hash": HASH,
-        }
+        },
+        # The event's version, written only above 1 (docs/protocol.md, "The exported log").
+        {"version": {"type": "integer", "minimum": 2}},
     ),
     "Log": shape(
         {

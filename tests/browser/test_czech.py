@@ -1,9 +1,8 @@
 """Every refusal code and every event type the server can write has Czech (and English) words.
 
-The codes and event types are read from the server's source: every `RuleError("code", …)`, every
-refusal returned as a `("code", "message")` pair, the codes of server/web/errors.py, and every event
-a ruleset's catalog declares (and, until every ruleset has one, every event made with
-`Event("type", …)`, a ruleset's `tell` / `add`, or a table of event types). The PWA
+The codes are read from the server's source: every `RuleError("code", …)`, every refusal
+returned as a `("code", "message")` pair and the codes of server/web/errors.py; the event types
+are every kind a ruleset's catalog declares. The PWA
 then words each one in Chromium, as a refused command's banner and a replay row show it.
 """
 
@@ -16,7 +15,6 @@ from server.rules import RULESETS, roster
 from tests.browser.helpers import Phone
 
 SERVER = Path(__file__).resolve().parents[2] / "server"
-EVENT_CALLS = {"Event", "tell", "add"}  # Event(type, data); Story.tell and Steps.add make one
 
 
 def ruleset_of(path: Path) -> str | None:
@@ -42,15 +40,12 @@ def collect() -> tuple[dict[str, set[str | None]], dict[str, set[str | None]]]:
     types: dict[str, set[str | None]] = {}
     for path in sorted(SERVER.rglob("*.py")):
         ruleset = ruleset_of(path)
-        in_rules = path.relative_to(SERVER).parts[0] == "rules"
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Call):
                 name = getattr(node.func, "id", getattr(node.func, "attr", None))
                 text = first_text(node)
                 if text and name == "RuleError":
                     codes.setdefault(text, set()).add(ruleset)
-                elif text and in_rules and name in EVENT_CALLS:
-                    types.setdefault(text, set()).add(ruleset)
             elif isinstance(node, ast.FunctionDef) and "tuple[str, str]" in ast.unparse(
                 node.returns or ast.Constant(None)
             ):
@@ -59,16 +54,11 @@ def collect() -> tuple[dict[str, set[str | None]], dict[str, set[str | None]]]:
                         for code in texts(ret.value.elts[0]):
                             codes.setdefault(code, set()).add(ruleset)
             elif isinstance(node, ast.Assign) and isinstance(node.value, ast.Dict):
-                target = getattr(node.targets[0], "id", "")
                 table = node.value
                 if path.name == "errors.py":  # STATUS keys, HTTP_CODES values
                     for code in [*map(texts, table.keys), *map(texts, table.values)]:
                         for found in code:
                             codes.setdefault(found, set()).add(None)
-                elif target.endswith("_EVENTS"):
-                    for value in table.values:
-                        for found in texts(value):
-                            types.setdefault(found, set()).add(ruleset)
     codes.setdefault("internal", set()).add(None)  # errors.unexpected: any 500
     for ruleset_id, rules in RULESETS.items():  # the kinds each ruleset's catalog declares
         for kind in rules.events.facts if rules.events else ():
