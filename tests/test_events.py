@@ -1,0 +1,128 @@
+"""Events as a versioned contract: each catalog reads old lines through its upcasters, refuses
+what it cannot read, and a version above 1 is part of the line the hash covers."""
+
+import hashlib
+
+import msgspec
+import pytest
+
+from server.log.verify import verify
+from server.rules import RULESETS
+from server.rules.card_duel.events import EVENTS as CARD_DUEL
+from server.rules.card_duel.events import DuelStarted, upcast_duel_started_v1_v2
+from server.rules.core import Context, Json, Member
+from server.rules.events import Catalog, Fact, UnknownEvent
+from server.rules.roster import AddPlayer, EndGame, GameCreated, PlayerJoined, code_of, opening
+from server.store import chain
+
+SEED = bytes(range(32))
+# A v1 duel_started as a server before `leave_duel` wrote it: no leave_from.
+BEFORE_LEAVING = {
+    "duel_id": "d9",
+    "challenger": "p3",
+    "target": "p4",
+    "ranged": False,
+    "at": "2026-05-01T10:00:00.250Z",
+    "deadline": None,
+}
+
+
+def test_a_duel_started_before_leaving_existed_can_be_left_a_minute_after_it_began() -> None:
+    assert upcast_duel_started_v1_v2(BEFORE_LEAVING)["leave_from"] == "2026-05-01T10:01:00.250Z"
+    event = CARD_DUEL.read("duel_started", BEFORE_LEAVING, 1)
+    assert isinstance(event.fact, DuelStarted)
+    assert event.fact.leave_from == "2026-05-01T10:01:00.250Z"
+    assert event.data == BEFORE_LEAVING and event.version == 1  # the line itself is untouched
+    later = {**BEFORE_LEAVING, "leave_from": "2026-05-01T10:00:30.250Z"}  # v1 once it existed
+    assert CARD_DUEL.read("duel_started", later, 1).fact.leave_from == later["leave_from"]
+
+
+def test_a_member_of_version_one_joined_without_recorded_draws() -> None:
+    line = {"player_id": "p3", "name": "Ola", "role": "player", "team": None, "code": "HK7M"}
+    for ruleset in RULESETS.values():
+        fact = ruleset.read("player_joined", line, 1).fact
+        assert isinstance(fact, PlayerJoined) and fact.code == "HK7M"
+        assert fact.chance is msgspec.UNSET
+
+
+def test_a_line_that_does_not_fit_is_refused_with_its_reason() -> None:
+    with pytest.raises(UnknownEvent, match="no event of type 'duel_fought'"):
+        CARD_DUEL.read("duel_fought", {}, 1)  # rank-bases' kind, not card-duel's
+    with pytest.raises(UnknownEvent, match="duel_started has no version 3"):
+        CARD_DUEL.read("duel_started", BEFORE_LEAVING, 3)  # from a newer server
+    with pytest.raises(UnknownEvent, match="item_granted v1"):
+        CARD_DUEL.read("item_granted", {"player_id": "p3", "item": "x", "extra": 1}, 1)
+    with pytest.raises(UnknownEvent, match="item_granted v1"):
+        CARD_DUEL.read("item_granted", {"player_id": "p3"}, 1)
+
+
+def test_a_catalog_needs_a_step_from_every_older_version() -> None:
+    class Grown(Fact, frozen=True):
+        kind = "grown"
+        version = 3
+        size: int
+
+    with pytest.raises(ValueError, match="grown has no upcaster from version 2"):
+        Catalog([Grown], {("grown", 1): lambda data: data})
+    steps = {
+        ("grown", 1): lambda data: {"size": 1},
+        ("grown", 2): lambda d: {"size": d["size"] + 1},
+    }
+    assert Catalog([Grown], steps).read("grown", {}, 1).fact == Grown(size=2)
+
+
+@pytest.mark.parametrize("ruleset_id", sorted(RULESETS))
+def test_every_catalog_reads_what_it_writes_at_its_versions(ruleset_id: str) -> None:
+    catalog = RULESETS[ruleset_id].events
+    assert {"game_created", "player_joined", "game_started", "game_ended"} <= set(catalog.facts)
+    for kind, fact in catalog.facts.items():
+        assert fact.kind == kind
+        assert all((kind, v) in catalog.upcasters for v in range(1, fact.version))
+
+
+def test_a_version_above_one_is_in_the_exported_line_and_its_hash() -> None:
+    data: Json = {"seed": "00"}
+    old = chain.line("g", 5, "game_ended", 0, None, data, chain.GENESIS)
+    new = chain.line("g", 5, "game_ended", 0, None, data, chain.GENESIS, 2)
+    assert "version" not in old and new["version"] == 2
+    assert old["hash"] != new["hash"] == chain.digest(new)
+
+
+def played() -> list[Json]:
+    """A card-duel game with the organizer and three players, ended: its exported lines."""
+    ruleset = RULESETS["card-duel"]
+    state, events = opening(ruleset, "g", "Les", {}, SEED, 0)
+    organizer = Member("p2", "Organizer", "organizer", None, "")
+    for name in ("Ola", "Eda", "Iva"):
+        ctx = Context(now=0, actor=organizer, seq=len(events) + 1, seed=SEED)
+        story = ruleset.play(state, AddPlayer(name=name), ctx)
+        state, events = story.state, events + story.events
+    ctx = Context(now=0, actor=organizer, seq=len(events) + 1, seed=SEED)
+    events += ruleset.play(state, EndGame(), ctx).events
+    assert isinstance(events[0].fact, GameCreated)
+    assert events[0].fact.seed_sha256 == hashlib.sha256(SEED).hexdigest()
+    lines = [
+        chain.line("g", seq, e.type, 0, None, e.data, "", e.version)
+        for seq, e in enumerate(events, start=1)
+    ]
+    return chain.seal(lines)
+
+
+def test_member_codes_are_recorded_draws_that_the_verifier_checks() -> None:
+    lines = played()
+    joined = [line for line in lines if line["type"] == "player_joined"]
+    assert len(joined) == 4 and all(line["version"] == 2 for line in joined)
+    for line in joined:
+        (draw,) = line["data"]["chance"]["draws"]  # no code was taken twice here
+        assert draw["below"] == 25**4 and code_of(draw["value"]) == line["data"]["code"]
+    assert verify(lines) == []
+    forged = [dict(line, data=dict(line["data"])) for line in lines]
+    forged[3]["data"]["code"] = "AAAA"  # a code chosen, not drawn
+    (problem,) = verify(chain.seal(forged))
+    assert problem.startswith("seq 4 (player_joined): the code is 'AAAA', the seed gives")
+    redrawn = [dict(line, data=dict(line["data"])) for line in lines]
+    chance = redrawn[3]["data"]["chance"]
+    redrawn[3]["data"]["chance"] = {**chance, "draws": [{"below": 25**4, "value": 0}]}
+    redrawn[3]["data"]["code"] = "AAAA"
+    (problem,) = verify(chain.seal(redrawn))
+    assert problem.startswith("seq 4 (player_joined): draw 0 is")
