@@ -10,10 +10,10 @@ from server.game.patch import apply, bare
 from server.rules.card_duel import RULESET
 from server.rules.card_duel.cards import CardSpec
 from server.rules.card_duel.commands import GrantCard
-from tests.rules.game import Game
+from tests.rules.drivers import CardDuelGame
 
 
-def granted(hub: Hub, game: Game, player_id: str, n: int) -> None:
+def granted(hub: Hub, game: CardDuelGame, player_id: str, n: int) -> None:
     """The organizer grants a card, and the hub shows it."""
     card = CardSpec(title=f"Karta {n}", big=1, small=1, kind="stun", ranged=False)
     before = game.state
@@ -23,7 +23,7 @@ def granted(hub: Hub, game: Game, player_id: str, n: int) -> None:
 
 
 async def test_a_phone_that_falls_behind_gets_one_whole_view_later() -> None:
-    game = Game()
+    game = CardDuelGame()
     anna = game.add("Anna")
     hub, sent = Hub(), []
 
@@ -57,7 +57,7 @@ async def test_a_phone_that_falls_behind_gets_one_whole_view_later() -> None:
 async def test_patches_that_are_read_in_time_add_up_and_a_reader_that_never_reads_is_cut_off() -> (
     None
 ):
-    game = Game()
+    game = CardDuelGame()
     anna, bob = game.add("Anna"), game.add("Bob")
     hub = Hub()
     blocked = asyncio.Event()
@@ -109,7 +109,7 @@ async def test_patches_that_are_read_in_time_add_up_and_a_reader_that_never_read
 
 
 async def test_an_idle_screen_writes_at_once_and_a_full_socket_queues_in_order() -> None:
-    game = Game()
+    game = CardDuelGame()
     anna = game.add("Anna")
     hub, got = Hub(), []
     takes = True  # the socket's transport takes more
@@ -154,7 +154,7 @@ async def test_an_idle_screen_writes_at_once_and_a_full_socket_queues_in_order()
 
 
 async def test_while_corked_a_screen_gets_its_patch_and_its_ack_in_one_write() -> None:
-    game = Game()
+    game = CardDuelGame()
     anna = game.add("Anna")
     hub, writes, sent = Hub(), list[list[str]](), list[str]()
     takes = True

@@ -13,7 +13,7 @@ from server.rules import RULESETS
 from server.rules.core import Member
 from server.store import Recorded
 from tests.client import Game, Phone
-from tests.rules.game import Game as Table
+from tests.rules.drivers import CardDuelGame
 
 
 @pytest.fixture
@@ -133,7 +133,7 @@ async def test_the_replay_is_closed_until_the_end_and_checks_its_input(
 def test_a_film_folds_from_its_nearest_snapshot() -> None:
     """Every seq of a long log gives the state a plain fold to that seq gives."""
     rules = RULESETS["card-duel"]
-    table = Table()
+    table = CardDuelGame()
     players = [table.add(f"P{n}") for n in range(4)]
     table.start()
     rng = random.Random(3)

@@ -28,14 +28,14 @@ from server.rules.roster import AddPlayer, StartGame
 from server.store import Append, Snapshot, Store, migrate
 from server.store.database import parse_url
 from server.store.models import GameRow
-from tests.rules.game import Game
+from tests.rules.drivers import CardDuelGame
 
 Commands = list[tuple[str | None, list[Event]]]  # each command's id and events, in order
 
 
 def played(seed: int, length: int) -> Commands:
     """A random card-duel game of about `length` commands after its opening."""
-    game = Game({"stun_s": 1, "escape_immunity_s": 1, "leave_after_s": 1})
+    game = CardDuelGame({"stun_s": 1, "escape_immunity_s": 1, "leave_after_s": 1})
     players = [game.add(f"Hráč {n}") for n in range(4)]
     game.start()
     rng = random.Random(seed)

@@ -7,7 +7,6 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from game import SEED, STARTING, T0, Game, types
 
 from server.clock import iso
 from server.rules.card_duel import RULESET
@@ -25,18 +24,20 @@ from server.rules.card_duel.commands import (
 from server.rules.card_duel.state import Config
 from server.rules.core import Event, Member, RuleError
 from server.rules.roster import AddPlayer, EndGame, StartGame
+from tests.rules.drivers.base import SEED, T0
+from tests.rules.drivers.card_duel import STARTING, CardDuelGame, types
 
 CHAIR, DAGGER, CROWD = STARTING  # 3/2 stun, 2/3 wound, 1/4 escape
 
 
-def started(config: dict[str, Any] | None = None) -> tuple[Game, Member, Member, Member]:
-    game = Game(config)
+def started(config: dict[str, Any] | None = None) -> tuple[CardDuelGame, Member, Member, Member]:
+    game = CardDuelGame(config)
     a, b, c = game.add("Rincewind"), game.add("Vimes"), game.add("Nobby")
     game.start()
     return game, a, b, c
 
 
-def refused(game: Game, code: str, action: Callable[[], object]) -> None:
+def refused(game: CardDuelGame, code: str, action: Callable[[], object]) -> None:
     """The action is refused with `code`, and nothing is written."""
     before = len(game.log)
     with pytest.raises(RuleError) as info:
@@ -539,7 +540,7 @@ def test_challenge_of_an_unknown_code_is_not_found() -> None:
 
 
 def test_nothing_is_fought_before_the_game_starts() -> None:
-    game = Game()
+    game = CardDuelGame()
     a, b = game.add("Rincewind"), game.add("Vimes")
     refused(game, "game_not_running", lambda: game.challenge(a, b))
     refused(game, "game_not_running", lambda: game.pick(a, "d1", game.card(a, CHAIR)))

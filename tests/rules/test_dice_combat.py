@@ -3,13 +3,13 @@ worked examples of the Czech original among them), then whole fights through dec
 
 import hashlib
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any
 
 import pytest
 from pydantic import ValidationError
 
 from server.log.verify import verify
-from server.rules.core import Event, Json, Member, Role, RuleError, fold
+from server.rules.core import Event, Json, RuleError, fold
 from server.rules.dice_combat import RULESET, dice
 from server.rules.dice_combat.actions import RoundActions
 from server.rules.dice_combat.attack import (
@@ -26,86 +26,17 @@ from server.rules.dice_combat.events import (
     EVENTS,
     AttackDeclared,
     ChaseStarted,
-    CombatantAdded,
     NumberCorrected,
 )
 from server.rules.dice_combat.initiative import Initiative, settle
-from server.rules.dice_combat.state import DiceCombat, Fight
-from server.rules.events import UNSET, Fact, UnknownEvent
-from server.rules.roster import AddPlayer, EndGame, PlayerJoined, StartGame
-from server.store import chain
-from tests.rules.driver import SEED, Driver
-
-
-class Table(Driver[DiceCombat]):
-    """One game of dice-combat driven through the pure rules, the way the referee drives it."""
-
-    def __init__(self, config: Json | None = None, *, seed: bytes = SEED) -> None:
-        super().__init__(RULESET, config, seed=seed)
-        self.gm = self.organizer
-
-    def send(self, actor: Member, kind: str, **fields: Any) -> list[Event]:
-        """A command as it comes over the wire (strict JSON types), after the role check."""
-        return self.run(actor, RULESET.commands[kind].model_validate(fields))
-
-    def order(self, kind: str, **fields: Any) -> list[Event]:
-        """The GM's command."""
-        return self.send(self.gm, kind, **fields)
-
-    def join(self, name: str, role: Role = "player") -> Member:
-        joined = told(self.decide(self.gm, AddPlayer(name=name, role=role)), PlayerJoined)
-        return self.member(joined.player_id)
-
-    def start(self) -> None:
-        self.decide(self.gm, StartGame())
-
-    def add(self, name: str, side: str = "družina", **sheet: Any) -> str:
-        events = self.order("add_combatant", name=name, side=side, **sheet)
-        return told(events, CombatantAdded).combatant_id
-
-    def who(self, combatant_id: str) -> Combatant:
-        return self.state.combatants[combatant_id]
-
-    @property
-    def fight(self) -> Fight:
-        assert self.state.fight is not None
-        return self.state.fight
-
-    def begin(self, *combatants: str, surprised: tuple[str, ...] = ()) -> list[Event]:
-        return self.order("begin_fight", combatants=list(combatants), surprised=list(surprised))
-
-    def turn_of(self, combatant_id: str) -> None:
-        """Pass turns (and rounds) until it is this combatant's turn."""
-        for _ in range(20):
-            if self.fight.turn == combatant_id:
-                return
-            self.order("next_turn")
-        raise AssertionError(f"{combatant_id} never got a turn")
-
-    def attack(self, attacker: str, target: str, **fields: Any) -> list[Event]:
-        return self.order("attack", attacker_id=attacker, target_id=target, **fields)
-
-    def lines(self) -> list[Json]:
-        """The log as `GET /api/games/{gid}/events` gives it, hash chain included."""
-        return chain.seal(
-            [
-                {"seq": seq, "type": event.type, "at": "", "actor": "", "data": event.data}
-                for seq, event in enumerate(self.log, start=1)
-            ]
-        )
+from server.rules.events import UNSET, UnknownEvent
+from server.rules.roster import EndGame
+from tests.rules.drivers.base import SEED
+from tests.rules.drivers.dice_combat import DiceCombatGame, told
 
 
 def types(events: list[Event]) -> list[str]:
     return [event.type for event in events]
-
-
-F = TypeVar("F", bound=Fact)
-
-
-def told(events: list[Event], kind: type[F]) -> F:
-    """The one fact of this kind among the events."""
-    (found,) = [event.fact for event in events if isinstance(event.fact, kind)]
-    return found
 
 
 def attack_of(events: list[Event]) -> str:
@@ -123,7 +54,7 @@ def only(events: list[Event], kind: str) -> Json:
     return found
 
 
-def refused(table: Table, code: str, action: Callable[[], object]) -> None:
+def refused(table: DiceCombatGame, code: str, action: Callable[[], object]) -> None:
     """The action is refused with `code`, and nothing is written."""
     before = len(table.log)
     with pytest.raises(RuleError) as info:
@@ -160,13 +91,13 @@ def sheet(**numbers: Any) -> Combatant:
     return Combatant(**{**values, **numbers})
 
 
-def started(config: Json | None = None, *, seed: bytes = SEED) -> Table:
-    table = Table(config, seed=seed)
+def started(config: Json | None = None, *, seed: bytes = SEED) -> DiceCombatGame:
+    table = DiceCombatGame(config, seed=seed)
     table.start()
     return table
 
 
-def duel(config: Json | None = None, **target: Any) -> tuple[Table, str, str]:
+def duel(config: Json | None = None, **target: Any) -> tuple[DiceCombatGame, str, str]:
     """Baldur (agi 10: always first) against a goblin (agi -5), both the GM's; the fight on."""
     table = started(config)
     baldur = table.add(
@@ -436,7 +367,7 @@ def test_add_combatant_writes_the_whole_sheet() -> None:
 
 
 def test_combatants_can_be_added_before_the_start_but_not_after_the_end() -> None:
-    table = Table()
+    table = DiceCombatGame()
     table.add("Baldur")
     table.start()
     table.decide(table.gm, EndGame())
@@ -562,7 +493,7 @@ def test_a_latecomer_joins_and_rolls_at_the_next_round() -> None:
 
 
 def test_fight_commands_need_a_fight_and_a_running_game() -> None:
-    table = Table()
+    table = DiceCombatGame()
     a = table.add("A")
     refused(table, "game_not_running", lambda: table.begin(a))
     table.start()
@@ -866,7 +797,7 @@ def test_a_fainted_target_is_helpless_and_a_real_blow_kills_it() -> None:
 # -- criticals and bleeding -----------------------------------------------------------------------
 
 
-def critical_table() -> tuple[Table, str, str, list[Event]]:
+def critical_table() -> tuple[DiceCombatGame, str, str, list[Event]]:
     """A seed whose first attack rolls two sixes or more (about one seed in 36)."""
     for n in range(400):
         table = started(seed=hashlib.sha256(b"crit %d" % n).digest())

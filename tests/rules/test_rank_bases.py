@@ -3,14 +3,13 @@ and view."""
 
 import json
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import pytest
 from pydantic import ValidationError
 
 from server.rules import roster
-from server.rules.core import Event, Json, Member, Role, RuleError
+from server.rules.core import Event, Json, RuleError
 from server.rules.events import Fact, UnknownEvent
 from server.rules.rank_bases import RULESET
 from server.rules.rank_bases.commands import (
@@ -21,9 +20,7 @@ from server.rules.rank_bases.commands import (
     Deliver,
     IssuePaper,
     OpenDuel,
-    Reveal,
     StartRaid,
-    TakePart,
 )
 from server.rules.rank_bases.events import (
     EVENTS,
@@ -46,114 +43,9 @@ from server.rules.rank_bases.events import (
     RankAssigned,
 )
 from server.rules.rank_bases.ranks import takes, winner
-from server.rules.rank_bases.state import Config, Part, Player, RankBases
-from server.rules.roster import AddPlayer, EndGame, StartGame
-from tests.rules.driver import SEED, Driver
-
-TEAMS = [
-    {"team_id": "red", "name": "Rudí"},
-    {"team_id": "blue", "name": "Modří"},
-    {"team_id": "green", "name": "Zelení"},
-]
-FIVE = (1, 2, 3, 4, 5)
-SIX = (1, 2, 2, 3, 4, 5)
-
-
-# -- driving a game through the pure rules, as the referee does ----------------------------------
-
-
-@dataclass
-class Team:
-    """A team's leader and players; `team[rank]` is the (first) player of that rank."""
-
-    team_id: str
-    leader: Member
-    players: list[Member]
-    ranks: Sequence[int | None]
-
-    def __getitem__(self, rank: int) -> Member:
-        return self.players[self.ranks.index(rank)]
-
-
-class Camp(Driver[RankBases]):
-    """One game: its log and live state, driven through RULESET.decide/evolve like the referee."""
-
-    def __init__(self, config: Json | None = None, *, seed: bytes = SEED) -> None:
-        raw = {"teams": TEAMS} if config is None else config
-        super().__init__(RULESET, raw, seed=seed, strict=False)
-
-    # -- shortcuts ---------------------------------------------------------------------------
-
-    def player(self, member: Member) -> Player:
-        return self.state.players[member.player_id]
-
-    def add(self, name: str, role: Role = "player", team: str | None = None) -> Member:
-        events = self.run(self.organizer, AddPlayer(name=name, role=role, team=team))
-        return self.member(events[0].data["player_id"])
-
-    def assign(self, member: Member, rank: int, by: Member | None = None) -> list[Event]:
-        return self.run(by or self.organizer, AssignRank(player_id=member.player_id, rank=rank))
-
-    def team(
-        self, team_id: str, ranks: Sequence[int | None] = FIVE, *, leader: bool = True
-    ) -> Team:
-        """A team with a leader (who assigns the ranks) and one player per rank given."""
-        boss = self.add(f"Vedoucí {team_id}", "leader", team_id) if leader else self.organizer
-        players = [self.add(f"{team_id} {n}", team=team_id) for n in range(len(ranks))]
-        for member, rank in zip(players, ranks, strict=True):
-            if rank is not None:
-                self.assign(member, rank, boss)
-        return Team(team_id, boss, players, ranks)
-
-    def start(self) -> list[Event]:
-        return self.run(self.organizer, StartGame())
-
-    def end(self) -> list[Event]:
-        return self.run(self.organizer, EndGame())
-
-    def duel(self, challenger: Member, target: Member) -> str:
-        events = self.run(challenger, OpenDuel(target=target.code))
-        assert events[-1].type == "duel_started"
-        return str(events[-1].data["duel_id"])
-
-    def reveal(self, member: Member, duel_id: str) -> list[Event]:
-        return self.run(member, Reveal(duel_id=duel_id))
-
-    def fight(self, challenger: Member, target: Member) -> Event:
-        """A duel outside the bases, opened and revealed: its `duel_fought` event."""
-        (fought,) = self.reveal(target, self.duel(challenger, target))
-        return fought
-
-    def raid(self, attacker: Member, team_id: str) -> str:
-        events = self.run(attacker, StartRaid(team_id=team_id))
-        assert events[-1].type == "raid_started"
-        return str(events[-1].data["raid_id"])
-
-    def defend(self, by: Member, raid_id: str, order: Sequence[Member]) -> list[Event]:
-        return self.run(by, Defend(raid_id=raid_id, order=[m.player_id for m in order]))
-
-    def take(self, attacker: Member, raid_id: str, part_id: str) -> list[Event]:
-        return self.run(attacker, TakePart(raid_id=raid_id, part_id=part_id))
-
-    def deliver(self, leader: Member, member: Member) -> list[Event]:
-        return self.run(leader, Deliver(player_id=member.player_id))
-
-    def issue(self, leader: Member, member: Member) -> list[Event]:
-        return self.run(leader, IssuePaper(player_id=member.player_id))
-
-    def steal(self, attacker: Member, team_id: str, part_id: str) -> str:
-        """An undefended raid on `team_id` that takes `part_id`; the raid's id."""
-        raid_id = self.raid(attacker, team_id)
-        self.defend(self.leader_of(team_id), raid_id, [])
-        self.take(attacker, raid_id, part_id)
-        return raid_id
-
-    def leader_of(self, team_id: str) -> Member:
-        return next(
-            m
-            for m in self.state.roster.members.values()
-            if m.role == "leader" and m.team == team_id
-        )
+from server.rules.rank_bases.state import Config, Part, Player
+from tests.rules.drivers.base import SEED
+from tests.rules.drivers.rank_bases import FIVE, SIX, TEAMS, RankBasesGame, Team
 
 
 def types(events: list[Event]) -> list[str]:
@@ -165,7 +57,7 @@ def lines(events: list[Event]) -> list[tuple[str, Json]]:
     return [(event.type, event.data) for event in events]
 
 
-def refused(camp: Camp, code: str, action: Callable[[], object]) -> str:
+def refused(camp: RankBasesGame, code: str, action: Callable[[], object]) -> str:
     """The action is refused with `code`, and nothing is written; the message."""
     before = len(camp.log)
     with pytest.raises(RuleError) as info:
@@ -177,9 +69,9 @@ def refused(camp: Camp, code: str, action: Callable[[], object]) -> str:
 
 def started(
     red_ranks: Sequence[int] = FIVE, blue_ranks: Sequence[int] = FIVE, *, green: bool = False
-) -> tuple[Camp, Team, Team]:
+) -> tuple[RankBasesGame, Team, Team]:
     """A running game of red and blue (and, if asked, a green team that takes no part)."""
-    camp = Camp(None if green else {"teams": TEAMS[:2]})
+    camp = RankBasesGame(None if green else {"teams": TEAMS[:2]})
     red, blue = camp.team("red", red_ranks), camp.team("blue", blue_ranks)
     if green:
         camp.team("green")
@@ -187,7 +79,7 @@ def started(
     return camp, red, blue
 
 
-def parts(camp: Camp, where: str, team_id: str) -> list[str]:
+def parts(camp: RankBasesGame, where: str, team_id: str) -> list[str]:
     base = camp.state.bases[team_id]
     return [p.part_id for p in (base.tree if where == "tree" else base.stash)]
 
@@ -242,7 +134,7 @@ def test_a_config_with_bad_teams_or_ranks_is_invalid(config: Json) -> None:
 
 def test_lives_come_from_the_config_per_rank() -> None:
     ranks = [{"rank": r, "name": f"R{r}", "lives": 6 - r} for r in FIVE]
-    camp = Camp({"teams": TEAMS[:2], "ranks": ranks})
+    camp = RankBasesGame({"teams": TEAMS[:2], "ranks": ranks})
     red, _ = camp.team("red"), camp.team("blue")
     camp.start()
     assert [camp.player(red[r]).lives for r in FIVE] == [5, 4, 3, 2, 1]
@@ -252,7 +144,7 @@ def test_lives_come_from_the_config_per_rank() -> None:
 
 
 def test_every_tree_holds_its_four_parts_from_the_creation_with_stable_ids() -> None:
-    camp = Camp()
+    camp = RankBasesGame()
     for team_id in ("red", "blue", "green"):
         base = camp.state.bases[team_id]
         assert base.tree == tuple(Part(f"{team_id}-{v}", team_id, v) for v in (1, 2, 3, 4))
@@ -266,7 +158,7 @@ def test_every_tree_holds_its_four_parts_from_the_creation_with_stable_ids() -> 
 
 
 def test_players_and_leaders_need_a_configured_team() -> None:
-    camp = Camp()
+    camp = RankBasesGame()
     refused(camp, "invalid", lambda: camp.add("Bez týmu"))
     refused(camp, "invalid", lambda: camp.add("Bez týmu", "leader"))
     refused(camp, "not_found", lambda: camp.add("Cizí", team="purple"))
@@ -277,7 +169,7 @@ def test_players_and_leaders_need_a_configured_team() -> None:
 
 
 def test_a_team_has_at_most_six_players() -> None:
-    camp = Camp()
+    camp = RankBasesGame()
     camp.team("red", SIX)
     refused(camp, "team_full", lambda: camp.add("Sedmý", team="red"))
     camp.add("Druhý vedoucí", "leader", "red")  # leaders do not count
@@ -293,7 +185,7 @@ def test_players_and_leaders_join_before_the_start() -> None:
 
 
 def test_a_leader_assigns_ranks_to_their_own_team_before_the_start() -> None:
-    camp = Camp()
+    camp = RankBasesGame()
     red = camp.team("red", [None] * 5)
     blue = camp.team("blue")
     member = red.players[0]
@@ -326,7 +218,7 @@ def test_after_the_start_only_the_organizer_corrects_a_rank_and_lives_stay() -> 
 
 @pytest.mark.parametrize("ranks", [FIVE, SIX, (5, 4, 3, 2, 1), (2, 5, 1, 2, 4, 3)])
 def test_the_game_starts_with_valid_teams_of_five_or_six(ranks: Sequence[int]) -> None:
-    camp = Camp({"teams": TEAMS[:2]})
+    camp = RankBasesGame({"teams": TEAMS[:2]})
     camp.team("red", ranks)
     camp.team("blue")
     assert types(camp.start()) == ["game_started"] + ["paper_issued"] * (len(ranks) + 5)
@@ -347,7 +239,7 @@ def test_the_game_starts_with_valid_teams_of_five_or_six(ranks: Sequence[int]) -
 def test_the_start_is_refused_when_a_team_is_not_a_valid_set(
     red_ranks: Sequence[int | None], leader: bool, found: str
 ) -> None:
-    camp = Camp({"teams": TEAMS[:2]})
+    camp = RankBasesGame({"teams": TEAMS[:2]})
     camp.team("red", red_ranks, leader=leader)
     camp.team("blue")
     message = refused(camp, "invalid_setup", camp.start)
@@ -357,11 +249,11 @@ def test_the_start_is_refused_when_a_team_is_not_a_valid_set(
 
 
 def test_the_start_needs_two_teams_and_lists_every_problem() -> None:
-    camp = Camp({"teams": TEAMS[:1]})
+    camp = RankBasesGame({"teams": TEAMS[:1]})
     camp.team("red", leader=False)
     message = refused(camp, "invalid_setup", camp.start)
     assert "at least 2 teams" in message and "team red: no leader" in message
-    empty = Camp({})
+    empty = RankBasesGame({})
     assert "at least 2 teams" in refused(empty, "invalid_setup", empty.start)
 
 
@@ -489,7 +381,7 @@ def test_a_player_without_their_paper_neither_duels_nor_is_challenged() -> None:
 
 def test_a_player_out_of_lives_and_paper_is_out() -> None:
     ranks = [{"rank": r, "name": f"R{r}", "lives": 0} for r in FIVE]
-    camp = Camp({"teams": TEAMS[:2], "ranks": ranks})
+    camp = RankBasesGame({"teams": TEAMS[:2], "ranks": ranks})
     red, blue = camp.team("red"), camp.team("blue")
     camp.start()
     camp.fight(red[5], blue[4])
@@ -693,7 +585,7 @@ def test_raid_refusals() -> None:
     refused(camp, "own_base", lambda: camp.raid(red[1], "red"))
     refused(camp, "not_found", lambda: camp.raid(red[1], "purple"))
     refused(camp, "forbidden", lambda: camp.run(red.leader, StartRaid(team_id="blue")))
-    refused(camp, "game_not_running", lambda: Camp().raid(red[1], "blue"))
+    refused(camp, "game_not_running", lambda: RankBasesGame().raid(red[1], "blue"))
 
 
 def test_take_part_refusals() -> None:
@@ -921,7 +813,7 @@ def test_a_player_without_paper_may_still_deliver() -> None:
 
 
 def test_nothing_happens_before_the_start() -> None:
-    camp = Camp({"teams": TEAMS[:2]})
+    camp = RankBasesGame({"teams": TEAMS[:2]})
     red, blue = camp.team("red"), camp.team("blue")
     refused(camp, "game_not_running", lambda: camp.duel(red[1], blue[1]))
     refused(camp, "game_not_running", lambda: camp.raid(red[1], "blue"))
@@ -1094,7 +986,7 @@ def test_a_leader_sees_their_team_ranks_stash_and_incoming_raids() -> None:
 
 
 def test_ranks_are_seen_before_the_start_by_the_player_and_their_leader() -> None:
-    camp = Camp({"teams": TEAMS[:2]})
+    camp = RankBasesGame({"teams": TEAMS[:2]})
     red, blue = camp.team("red"), camp.team("blue")
     assert camp.view(red[3])["me"]["rank"] == 3
     assert camp.view(red[3])["me"]["has_paper"] is False

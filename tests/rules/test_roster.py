@@ -6,7 +6,7 @@ import pytest
 from server.rules import RULESETS, roster
 from server.rules.core import Context, RuleError
 from server.rules.roster import AddPlayer, decide_each
-from tests.rules.driver import Driver
+from tests.rules.drivers.base import Driver
 
 TEAMS = [{"team_id": "red", "name": "Red"}, {"team_id": "blue", "name": "Blue"}]
 

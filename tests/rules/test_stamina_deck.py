@@ -5,7 +5,6 @@ Cards are dealt from the game's seed, so a test either reads the cards it was de
 the arithmetic against them, or looks for a seed that deals what it needs (`seeded`).
 """
 
-import dataclasses
 import json
 from collections.abc import Callable
 from typing import Any
@@ -14,8 +13,8 @@ import pytest
 
 from server.rules import RULESETS
 from server.rules.chance import redo
-from server.rules.core import Command, Context, Event, Json, Member, Role, RuleError, fold
-from server.rules.roster import AddPlayer, EndGame, StartGame
+from server.rules.core import Context, Event, Json, fold
+from server.rules.roster import EndGame
 from server.rules.stamina_deck import RULESET
 from server.rules.stamina_deck.cards import Card, FaceValues, aimed_pair, standard_deck
 from server.rules.stamina_deck.character import Character, Weapon, severity
@@ -44,119 +43,15 @@ from server.rules.stamina_deck.events import EVENTS, CharacterAdded, CharacterMo
 from server.rules.stamina_deck.fight import damage, exchange
 from server.rules.stamina_deck.initiative import Seat, ranking
 from server.rules.stamina_deck.state import StaminaDeck
-from server.rules.story import Story
-from tests.rules.driver import SEED, T0, Driver
-
-PISTOL = {"name": "Pistole", "sz": 3, "reload_speed": 4, "melee": False, "ranged": True}
-RIFLE = {"name": "Puška", "sz": 20, "reload_speed": 6, "melee": True, "melee_cards": 1}
-SABRE = {"name": "Šavle", "melee_cards": 2, "melee": True, "ranged": False}
-RIFLE_SHOT = {"shooting": 3, "weapon": RIFLE}  # a shooter who hits hard
+from tests.rules.drivers.base import SEED, T0
+from tests.rules.drivers.stamina_deck import PISTOL, RIFLE_SHOT, SABRE, StaminaDeckGame
 
 
-def every_draw_told(state: StaminaDeck, command: Command, ctx: Context) -> Story[StaminaDeck]:
-    """The rules' own decision, and no draw left out of its events: a draw no event records
-    would be one the verifier cannot redo (`Story.tell` records them in the next fact that has
-    a `chance` field)."""
-    story = RULESET.play(state, command, ctx)
-    drawn = ctx.__dict__.get("chance")  # `Context.chance` is made when first drawn from
-    assert drawn is None or not drawn.draws, f"draws no event records: {drawn.draws}"
-    return story
-
-
-# The ruleset, with every command checked for draws it did not record.
-TOLD = dataclasses.replace(RULESET, play=every_draw_told)
-
-
-class Fight(Driver[StaminaDeck]):
-    """One game driven through the pure rules, as the referee drives it: its log and state."""
-
-    def __init__(self, config: Json | None = None, *, seed: bytes = SEED) -> None:
-        super().__init__(TOLD, config, seed=seed)
-        self.gm = self.organizer
-
-    def by_gm(self, command: Command) -> list[Event]:
-        return self.run(self.gm, command)
-
-    def refused(self, code: str, command: Command, actor: Member | None = None) -> None:
-        """The command is refused with `code`, and nothing is written."""
-        before = len(self.log)
-        with pytest.raises(RuleError) as info:
-            self.run(actor or self.gm, command)
-        assert info.value.code == code, info.value.message
-        assert len(self.log) == before
-
-    def view(self, viewer: Member, at: int | None = None) -> Json:
-        shown = super().view(viewer, at)
-        json.dumps(shown)  # a view goes out as JSON
-        return shown
-
-    # -- setting up ------------------------------------------------------------------------------
-
-    def player(self, name: str, role: Role = "player") -> Member:
-        return self.member(self.by_gm(AddPlayer(name=name, role=role))[0].data["player_id"])
-
-    def start(self) -> None:
-        self.by_gm(StartGame())
-
-    def add(self, name: str, side: str = "red", x: int = 0, y: int = 0, **stats: Any) -> str:
-        fields = {"name": name, "side": side, "x": x, "y": y, "lives": 8, **stats}
-        events = self.by_gm(AddCharacter.model_validate(fields))
-        return str(events[0].data["character_id"])
-
-    # -- reading ---------------------------------------------------------------------------------
-
-    def ch(self, character_id: str) -> Character:
-        return self.state.characters[character_id]
-
-    def card(self, card_id: str) -> Card:
-        return self.state.cards[card_id]
-
-    def hand(self, character_id: str) -> list[Card]:
-        return [self.card(c) for c in self.ch(character_id).hand]
-
-    def highest(self, character_id: str) -> str:
-        return max(self.hand(character_id), key=lambda c: c.value).card_id
-
-    def lowest(self, character_id: str) -> str:
-        return min(self.hand(character_id), key=lambda c: c.value).card_id
-
-    # -- playing ---------------------------------------------------------------------------------
-
-    def round(self, keep: Callable[[list[Card]], Card] | None = None) -> list[Event]:
-        """A new round; every initiative choice is made (by the GM) with `keep`, default the
-        highest card."""
-        events = self.by_gm(StartRound())
-        for c in list(self.state.characters.values()):
-            if c.choice:
-                drawn = [self.card(d) for d in c.choice]
-                kept = (keep or (lambda cards: max(cards, key=lambda k: k.value)))(drawn)
-                events += self.by_gm(
-                    ChooseInitiative(character_id=c.character_id, card_id=kept.card_id)
-                )
-        return events
-
-    def turn_to(self, character_id: str) -> None:
-        """End the turns before this character's; a new round if their turn has passed."""
-        while self.state.on_turn() != character_id:
-            turn = self.state.turn
-            if turn is None or character_id not in self.state.order[turn:]:
-                self.round()
-            else:
-                self.by_gm(EndTurn(character_id=self.state.order[turn]))
-
-    def bout(self, a: str, b: str) -> str:
-        (found,) = [k for k, v in self.state.bouts.items() if {a, b} == set(v.fighters)]
-        return found
-
-    def down(self, character_id: str, bout_id: str, card_id: str | None) -> list[Event]:
-        return self.by_gm(Play(character_id=character_id, bout_id=bout_id, card_id=card_id))
-
-
-def phase(fight: Fight) -> str:
+def phase(fight: StaminaDeckGame) -> str:
     return fight.state.phase
 
 
-def ids(fight: Fight) -> list[str]:
+def ids(fight: StaminaDeckGame) -> list[str]:
     """The characters' ids in the order they were added."""
     return list(fight.state.characters)
 
@@ -165,7 +60,9 @@ def types(events: list[Event]) -> list[str]:
     return [event.type for event in events]
 
 
-def seeded(build: Callable[[bytes], Fight], wanted: Callable[[Fight], bool]) -> Fight:
+def seeded(
+    build: Callable[[bytes], StaminaDeckGame], wanted: Callable[[StaminaDeckGame], bool]
+) -> StaminaDeckGame:
     """The first fight, over seeds 0, 1, 2 …, whose dealt cards make `wanted` true."""
     for n in range(400):
         fight = build(str(n).encode())
@@ -174,13 +71,13 @@ def seeded(build: Callable[[bytes], Fight], wanted: Callable[[Fight], bool]) -> 
     raise AssertionError("no seed deals that")
 
 
-def all_cards(fight: Fight) -> list[str]:
+def all_cards(fight: StaminaDeckGame) -> list[str]:
     """Every card anywhere: every pile of every character and the aids on the field."""
     piles = [card for c in fight.state.characters.values() for pile in c.piles() for card in pile]
     return piles + [aid.card_id for aid in fight.state.aids.values()]
 
 
-def chance_checked(fight: Fight) -> None:
+def chance_checked(fight: StaminaDeckGame) -> None:
     for event in fight.log:
         if "chance" in event.data:
             assert redo(fight.seed, event.data["chance"]) == event.data["chance"]["draws"]
@@ -188,10 +85,10 @@ def chance_checked(fight: Fight) -> None:
 
 def ranged_pair(
     seed: bytes = SEED, config: Json | None = None, shooter: Json | None = None, **b: Any
-) -> tuple[Fight, str, str]:
+) -> tuple[StaminaDeckGame, str, str]:
     """A shooter (red, at 0,0) and a target (blue, at 10,0), by default both with pistols;
     round 1 on."""
-    fight = Fight(config, seed=seed)
+    fight = StaminaDeckGame(config, seed=seed)
     fight.start()
     a = fight.add(
         "Old Shatterhand", x=0, y=0, **{"shooting": 3, "weapon": PISTOL, **(shooter or {})}
@@ -202,9 +99,9 @@ def ranged_pair(
     return fight, a, target
 
 
-def melee_pair(seed: bytes = SEED, **b: Any) -> tuple[Fight, str, str, str]:
+def melee_pair(seed: bytes = SEED, **b: Any) -> tuple[StaminaDeckGame, str, str, str]:
     """Two sabres in contact, engaged by the GM (a attacks), round 1 on."""
-    fight = Fight(seed=seed)
+    fight = StaminaDeckGame(seed=seed)
     fight.start()
     a = fight.add("Vinnetou", x=5, y=5, melee=2, weapon=SABRE)
     target = fight.add("Tangua", side="blue", x=6, y=5, **{"melee": 2, "weapon": SABRE, **b})
@@ -230,7 +127,9 @@ def test_a_standard_deck_has_52_cards_valued_2_to_14() -> None:
 
 
 def test_face_values_come_from_the_config() -> None:
-    fight = Fight({"face_values": {"J": 10, "Q": 10, "K": 10, "A": 11}, "stamina_deck_size": 52})
+    fight = StaminaDeckGame(
+        {"face_values": {"J": 10, "Q": 10, "K": 10, "A": 11}, "stamina_deck_size": 52}
+    )
     k = fight.add("Sam Hawkens")
     values = {fight.card(c).rank: fight.card(c).value for c in fight.ch(k).deck}
     assert (values["J"], values["Q"], values["K"], values["A"], values["7"]) == (10, 10, 10, 11, 7)
@@ -264,7 +163,7 @@ def test_an_aimed_pair_is_one_suit_and_two_ranks_in_a_row(
 def test_a_character_gets_a_stamina_deck_of_the_configured_size_from_its_own_shuffled_deck() -> (
     None
 ):
-    fight = Fight()
+    fight = StaminaDeckGame()
     a, b = fight.add("Old Firehand"), fight.add("Winnetou", x=3)
     for k in (a, b):
         deck = fight.ch(k).deck
@@ -272,7 +171,7 @@ def test_a_character_gets_a_stamina_deck_of_the_configured_size_from_its_own_shu
         assert all(card.startswith(f"{k}-") for card in deck)
     assert fight.log[-1].data["chance"]["draws"][0]["shuffle"] == 52
     chance_checked(fight)
-    small = Fight({"stamina_deck_size": 7})
+    small = StaminaDeckGame({"stamina_deck_size": 7})
     assert len(small.ch(small.add("X")).deck) == 7
 
 
@@ -316,7 +215,7 @@ def test_wound_severity_by_lives_lost(lost: int, lives: int, expected: str | Non
 
 
 def test_add_character_refusals() -> None:
-    fight = Fight({"mat_size": 10})
+    fight = StaminaDeckGame({"mat_size": 10})
     spectator = fight.player("Divák", role="spectator")
     player = fight.player("Karel")
     fight.add("A", x=1, y=1)
@@ -333,7 +232,7 @@ def test_add_character_refusals() -> None:
 
 
 def test_a_linked_player_plays_the_character_and_others_may_not() -> None:
-    fight = Fight()
+    fight = StaminaDeckGame()
     karel, jana = fight.player("Karel"), fight.player("Jana")
     fight.start()
     a = fight.add("A", player_id=karel.player_id, shooting=2)
@@ -355,7 +254,7 @@ def test_a_linked_player_plays_the_character_and_others_may_not() -> None:
 
 
 def test_initiative_draws_one_plus_agi_keeps_one_face_up_and_shuffles_the_rest_back() -> None:
-    fight = Fight()
+    fight = StaminaDeckGame()
     fight.start()
     quick = fight.add("Quick", agi=2)
     slow = fight.add("Slow", agi=-3, x=2)
@@ -379,7 +278,7 @@ def test_initiative_draws_one_plus_agi_keeps_one_face_up_and_shuffles_the_rest_b
 
 
 def test_the_initiative_card_goes_back_into_the_deck_when_replaced() -> None:
-    fight = Fight()
+    fight = StaminaDeckGame()
     fight.start()
     k = fight.add("A", agi=0)
     fight.round()
@@ -421,14 +320,14 @@ def test_a_tie_draws_until_one_card_is_higher_and_empty_decks_stay_tied() -> Non
 
 
 def test_a_tie_in_play_logs_the_drawn_cards_and_shuffles_them_back() -> None:
-    def build(seed: bytes) -> Fight:
-        fight = Fight(seed=seed)
+    def build(seed: bytes) -> StaminaDeckGame:
+        fight = StaminaDeckGame(seed=seed)
         fight.start()
         fight.add("A", agi=0)
         fight.add("B", agi=0, x=3)
         return fight
 
-    def tied(fight: Fight) -> bool:  # the two single initiative cards will be equal
+    def tied(fight: StaminaDeckGame) -> bool:  # the two single initiative cards will be equal
         a, b = fight.state.characters.values()
         return fight.card(a.deck[0]).value == fight.card(b.deck[0]).value
 
@@ -445,7 +344,7 @@ def test_a_tie_in_play_logs_the_drawn_cards_and_shuffles_them_back() -> None:
 
 
 def test_choose_initiative_refusals() -> None:
-    fight = Fight()
+    fight = StaminaDeckGame()
     karel = fight.player("Karel")
     fight.start()
     a = fight.add("A", agi=2, player_id=karel.player_id)
@@ -590,7 +489,9 @@ def test_the_defence_may_be_the_top_card_of_the_deck() -> None:
     assert top in fight.ch(b).played and len(fight.ch(b).hand) == 2
 
 
-def aim_for(fight: Fight, shooter: str, target: str, hurt: int, card: str | None = None) -> str:
+def aim_for(
+    fight: StaminaDeckGame, shooter: str, target: str, hurt: int, card: str | None = None
+) -> str:
     """Set the target's cover so that a shot with `card` (and a defence from the deck top) does
     exactly `hurt` damage; the shooter's card id."""
     card = card or fight.lowest(shooter)
@@ -688,10 +589,10 @@ def test_shooting_needs_a_loaded_weapon_and_reloading_takes_speed_minus_shooting
 
 
 def test_an_aimed_shot_plays_two_cards_of_a_suit_in_a_row_as_two_actions() -> None:
-    def build(seed: bytes) -> Fight:
+    def build(seed: bytes) -> StaminaDeckGame:
         return ranged_pair(seed, config={"stamina_deck_size": 40})[0]
 
-    def pair(fight: Fight) -> bool:
+    def pair(fight: StaminaDeckGame) -> bool:
         hand = fight.hand(ids(fight)[0])
         return any(aimed_pair(x, y) for x in hand for y in hand)
 
@@ -735,9 +636,9 @@ def test_a_target_out_of_the_fight_cannot_be_shot() -> None:
 # -- shooting into melee ---------------------------------------------------------------------------
 
 
-def into_melee(seed: bytes) -> tuple[Fight, str, str, str]:
+def into_melee(seed: bytes) -> tuple[StaminaDeckGame, str, str, str]:
     """A shooter at (0,0); a target in melee with an ally of the shooter at (8,8)/(9,8)."""
-    fight = Fight({"stamina_deck_size": 40}, seed=seed)
+    fight = StaminaDeckGame({"stamina_deck_size": 40}, seed=seed)
     fight.start()
     shooter = fight.add("Střelec", x=0, y=0, shooting=4, weapon=PISTOL)
     friend = fight.add("Přítel", x=8, y=8, melee=2, weapon=SABRE)
@@ -749,7 +650,7 @@ def into_melee(seed: bytes) -> tuple[Fight, str, str, str]:
 
 
 def test_an_aimed_shot_into_melee_hits_the_target_who_defends_with_cover_plus_5() -> None:
-    def pair(fight: Fight) -> bool:
+    def pair(fight: StaminaDeckGame) -> bool:
         hand = fight.hand(ids(fight)[0])
         return any(aimed_pair(x, y) for x in hand for y in hand)
 
@@ -769,7 +670,7 @@ def test_an_aimed_shot_into_melee_hits_the_target_who_defends_with_cover_plus_5(
 
 @pytest.mark.parametrize("clubs", [True, False])
 def test_a_plain_shot_into_melee_hits_the_other_fighter_on_a_random_club(clubs: bool) -> None:
-    def check(fight: Fight) -> bool:
+    def check(fight: StaminaDeckGame) -> bool:
         """The shot's random deck card, foreseen from the seed, is (or is not) a club."""
         return (foreseen_check(fight).suit == "clubs") is clubs
 
@@ -789,8 +690,8 @@ def test_a_plain_shot_into_melee_hits_the_other_fighter_on_a_random_club(clubs: 
 
 
 def test_a_club_among_several_opponents_picks_one_by_a_fair_die() -> None:
-    def build(seed: bytes) -> Fight:
-        fight = Fight({"stamina_deck_size": 40}, seed=seed)
+    def build(seed: bytes) -> StaminaDeckGame:
+        fight = StaminaDeckGame({"stamina_deck_size": 40}, seed=seed)
         fight.start()
         fight.add("Střelec", x=0, y=0, shooting=4, weapon=PISTOL)
         one = fight.add("Jeden", x=8, y=8, melee=2, weapon=SABRE)
@@ -812,7 +713,7 @@ def test_a_club_among_several_opponents_picks_one_by_a_fair_die() -> None:
     chance_checked(fight)
 
 
-def foreseen_check(fight: Fight) -> Card:
+def foreseen_check(fight: StaminaDeckGame) -> Card:
     """The random deck card the first character's next plain shot into melee will draw."""
     ctx = Context(now=T0, actor=fight.gm, seq=len(fight.log) + 1, seed=fight.seed)
     deck = fight.ch(ids(fight)[0]).deck
@@ -823,7 +724,7 @@ def foreseen_check(fight: Fight) -> Card:
 
 
 def test_an_aid_is_a_card_on_the_field_and_whoever_uses_it_takes_the_card() -> None:
-    fight = Fight()
+    fight = StaminaDeckGame()
     karel, jana = fight.player("Karel"), fight.player("Jana")
     fight.start()
     a = fight.add("A", player_id=karel.player_id, shooting=3)
@@ -857,7 +758,7 @@ def test_an_aid_is_a_card_on_the_field_and_whoever_uses_it_takes_the_card() -> N
 
 
 def test_moving_into_contact_starts_a_bout_with_the_mover_attacking() -> None:
-    fight = Fight()
+    fight = StaminaDeckGame()
     fight.start()
     a = fight.add("A", x=0, y=0, shooting=3, melee=2, weapon=SABRE)
     b = fight.add(
@@ -881,7 +782,7 @@ def test_moving_into_contact_starts_a_bout_with_the_mover_attacking() -> None:
 
 
 def test_entering_melee_draws_the_weapon_bonus_only() -> None:
-    fight = Fight()
+    fight = StaminaDeckGame()
     fight.start()
     a = fight.add("A", x=0, y=0, shooting=1, melee=3, weapon=SABRE)
     b = fight.add("B", side="blue", x=1, y=0, shooting=1, melee=3, weapon=SABRE)
@@ -898,7 +799,7 @@ def test_entering_melee_draws_the_weapon_bonus_only() -> None:
 
 
 def test_unarmed_below_2_enters_melee_without_the_initiative() -> None:
-    fight = Fight()
+    fight = StaminaDeckGame()
     fight.start()
     a = fight.add("A", x=0, y=0, shooting=2, unarmed=1)  # no weapon: unarmed 1
     b = fight.add("B", side="blue", x=6, y=0, unarmed=2)
@@ -910,7 +811,7 @@ def test_unarmed_below_2_enters_melee_without_the_initiative() -> None:
 
 
 def test_extra_cards_over_the_melee_hand_go_back_on_the_deck_top_by_choice() -> None:
-    fight = Fight()
+    fight = StaminaDeckGame()
     karel = fight.player("Karel")
     fight.start()
     # Melee 1 needs a melee weapon; without one it fights unarmed 0: a melee hand of 0.
@@ -925,7 +826,7 @@ def test_extra_cards_over_the_melee_hand_go_back_on_the_deck_top_by_choice() -> 
 
 
 def test_a_choice_of_extra_cards_to_return_waits_for_the_owner() -> None:
-    fight = Fight()
+    fight = StaminaDeckGame()
     karel = fight.player("Karel")
     fight.start()
     a = fight.add("A", x=0, y=0, shooting=4, unarmed=2, player_id=karel.player_id)
@@ -946,7 +847,7 @@ def test_a_choice_of_extra_cards_to_return_waits_for_the_owner() -> None:
 
 
 def test_an_exchange_is_sealed_until_both_cards_are_down() -> None:
-    fight = Fight()
+    fight = StaminaDeckGame()
     karel, jana, other = fight.player("Karel"), fight.player("Jana"), fight.player("Divák")
     spectator = fight.player("Host", role="spectator")
     fight.start()
@@ -988,10 +889,10 @@ def test_exchange_results() -> None:
     assert exchange(0, 0) == ("tie", 0)
 
 
-def differ(by: int) -> Callable[[Fight], bool]:
+def differ(by: int) -> Callable[[StaminaDeckGame], bool]:
     """The attacker's highest card beats the defender's lowest by `by` or more."""
 
-    def wanted(f: Fight) -> bool:
+    def wanted(f: StaminaDeckGame) -> bool:
         a, b = ids(f)
         return f.card(f.highest(a)).value - f.card(f.lowest(b)).value >= by
 
@@ -1023,7 +924,7 @@ def test_attacker_higher_the_defender_moves_the_difference_into_the_threat_pile(
 
 
 def test_a_tie_changes_nothing_and_the_attacker_keeps_the_initiative() -> None:
-    def tie(f: Fight) -> bool:
+    def tie(f: StaminaDeckGame) -> bool:
         a, b = ids(f)
         return bool({c.value for c in f.hand(a)} & {c.value for c in f.hand(b)})
 
@@ -1039,10 +940,10 @@ def test_a_tie_changes_nothing_and_the_attacker_keeps_the_initiative() -> None:
 
 
 def test_defender_higher_returns_threat_cards_to_the_deck_and_takes_the_initiative() -> None:
-    def build(seed: bytes) -> Fight:
+    def build(seed: bytes) -> StaminaDeckGame:
         return melee_pair(seed, melee=4)[0]
 
-    def fits(f: Fight) -> bool:
+    def fits(f: StaminaDeckGame) -> bool:
         # First exchange: a's highest beats b's lowest by 2+; then b's highest beats a's lowest.
         a, b = (f.hand(k) for k in ids(f))
         hi_a, lo_b = max(a, key=lambda c: c.value), min(b, key=lambda c: c.value)
@@ -1106,7 +1007,7 @@ def test_three_exchanges_make_a_round_then_played_and_threat_are_discarded_and_h
 
 
 def test_several_opponents_are_separate_bouts_sharing_one_hand() -> None:
-    fight = Fight({"stamina_deck_size": 40})
+    fight = StaminaDeckGame({"stamina_deck_size": 40})
     fight.start()
     hero = fight.add("Hrdina", x=5, y=5, melee=3, weapon=SABRE)
     one = fight.add("Jeden", side="blue", x=4, y=5, melee=1, weapon=SABRE)
@@ -1198,7 +1099,7 @@ def test_leaving_melee_without_the_initiative_gives_an_attack_of_opportunity() -
 
 
 def test_gm_engages_and_disengages() -> None:
-    fight = Fight()
+    fight = StaminaDeckGame()
     fight.start()
     a = fight.add("A", x=0, y=0)
     b = fight.add("B", side="blue", x=1, y=1)
@@ -1283,8 +1184,8 @@ def test_a_medium_wound_is_out_of_the_fight_with_two_moves_a_round_without_cards
 
 
 def test_a_heavy_wound_lies_where_they_fell() -> None:
-    def build(seed: bytes) -> Fight:
-        fight = Fight({"stamina_deck_size": 2}, seed=seed)
+    def build(seed: bytes) -> StaminaDeckGame:
+        fight = StaminaDeckGame({"stamina_deck_size": 2}, seed=seed)
         fight.start()
         a = fight.add("A", x=5, y=5, melee=2, weapon=SABRE, lives=8)
         b = fight.add("B", side="blue", x=6, y=5, unarmed=0, lives=3)
@@ -1292,7 +1193,7 @@ def test_a_heavy_wound_lies_where_they_fell() -> None:
         fight.round()
         return fight
 
-    def crushing(f: Fight) -> bool:  # b defends with its last card and loses by 3 or more
+    def crushing(f: StaminaDeckGame) -> bool:  # b defends with its last card and loses by 3 or more
         a, b = ids(f)
         return f.card(f.highest(a)).value - f.card(f.ch(b).deck[0]).value >= 3
 
@@ -1315,7 +1216,7 @@ def test_a_heavy_wound_lies_where_they_fell() -> None:
 
 
 def test_only_the_owner_and_the_gm_see_a_hand_and_only_the_gm_the_deck_order() -> None:
-    fight = Fight()
+    fight = StaminaDeckGame()
     karel, jana = fight.player("Karel"), fight.player("Jana")
     spectator = fight.player("Host", role="spectator")
     fight.start()
@@ -1345,7 +1246,7 @@ def test_only_the_owner_and_the_gm_see_a_hand_and_only_the_gm_the_deck_order() -
 
 
 def test_commands_need_a_running_game_and_the_right_role() -> None:
-    fight = Fight()
+    fight = StaminaDeckGame()
     player = fight.player("Karel")
     spectator = fight.player("Host", role="spectator")
     fight.refused("game_not_running", StartRound())
@@ -1417,7 +1318,7 @@ def test_face_down_cards_go_back_when_the_bout_or_the_round_ends_unfinished() ->
 
 
 def test_a_card_from_an_empty_deck_is_no_card_and_counts_0() -> None:
-    fight = Fight({"stamina_deck_size": 1})
+    fight = StaminaDeckGame({"stamina_deck_size": 1})
     fight.start()
     a = fight.add("A", x=5, y=5, lives=9)
     b = fight.add("B", side="blue", x=6, y=5, lives=9)
@@ -1448,7 +1349,7 @@ def test_renewing_needs_a_discard_pile() -> None:
 
 
 def test_leaving_two_bouts_only_the_one_without_initiative_attacks() -> None:
-    fight = Fight({"stamina_deck_size": 30})
+    fight = StaminaDeckGame({"stamina_deck_size": 30})
     fight.start()
     hero = fight.add("Hrdina", x=5, y=5, melee=2, weapon=SABRE)
     one = fight.add("Jeden", side="blue", x=4, y=5, melee=2, weapon=SABRE)
@@ -1578,7 +1479,7 @@ def test_bouts_end_with_the_game_and_a_face_down_card_goes_back() -> None:
 
 
 def test_a_leaver_waiting_for_the_attacks_stays_where_they_stood_when_the_game_ends() -> None:
-    fight = Fight({"stamina_deck_size": 30})
+    fight = StaminaDeckGame({"stamina_deck_size": 30})
     fight.start()
     hero = fight.add("Hrdina", x=5, y=5, melee=2, weapon=SABRE)
     one = fight.add("Jeden", side="blue", x=4, y=5, melee=2, weapon=SABRE)

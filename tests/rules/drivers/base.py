@@ -6,6 +6,7 @@ from typing import Any, ClassVar, Generic
 
 from server.rules.core import Command, Context, Event, Json, Member, RuleError, Ruleset, S
 from server.rules.roster import opening
+from server.store import chain
 
 SEED = b"s" * 32
 T0 = 1_700_000_000_000  # a server time in ms
@@ -63,3 +64,12 @@ class Driver(Generic[S]):
     def member(self, player_id: str) -> Member:
         member: Member = self.state.roster.members[player_id]
         return member
+
+    def lines(self) -> list[Json]:
+        """The log as `GET /api/games/{gid}/events` gives it, hash chain included."""
+        return chain.seal(
+            [
+                {"seq": seq, "type": event.type, "at": "", "actor": "", "data": event.data}
+                for seq, event in enumerate(self.log, start=1)
+            ]
+        )

@@ -7,12 +7,12 @@ from server.rules.card_duel.commands import Challenge, GrantCard, GrantItem, Pic
 from server.rules.card_duel.state import CardDuel, Fighter
 from server.rules.core import Event, Json, Member, Role
 from server.rules.roster import AddPlayer, StartGame
-from tests.rules.driver import SEED, T0, Driver
+from tests.rules.drivers.base import SEED, T0, Driver
 
 STARTING = ("Rána židlí", "Rána Ankh-Morporskou dýkou", "Ztracení se v davu")
 
 
-class Game(Driver[CardDuel]):
+class CardDuelGame(Driver[CardDuel]):
     """One game: its log, its live state and a clock `now` (ms) that tests move by hand."""
 
     def __init__(self, config: Json | None = None, *, now: int = T0, seed: bytes = SEED) -> None:

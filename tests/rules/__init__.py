@@ -1,0 +1,1 @@
+"""Tests of the rules: every rule of each ruleset, and properties over random games."""
