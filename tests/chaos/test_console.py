@@ -111,35 +111,49 @@ async def test_a_command_costs_the_console_what_it_touches(tmp_path: Path) -> No
     assert in_big <= 2 * in_small + 1, (in_big, in_small)
 
 
+async def held_while_adding(base: str, http: httpx.AsyncClient, game: Game) -> list[float]:
+    """With the game's console open, the longest wait of a tiny request while a list of 500 is
+    added, in ms, three times."""
+    held: list[float] = []
+    async with console(base, game), httpx.AsyncClient(base_url=base) as probe:
+        for round in range(3):
+            names = [{"name": f"N{round}.{n}"} for n in range(BULK)]
+            adding = asyncio.create_task(add(http, game, names))
+            gaps = [0.0]
+            while not adding.done():  # how long the server keeps a tiny request waiting
+                began = time.perf_counter()
+                assert (await probe.get("/healthz")).status_code == 200
+                gaps.append(time.perf_counter() - began)
+            assert (await adding).status_code == 201
+            held.append(max(gaps) * 1000)
+    return held
+
+
 async def test_a_game_of_50000_takes_a_list_of_500_briefly_and_stops_at_its_cap(
     tmp_path: Path,
 ) -> None:
-    """With the console open, adding 500 to a game of 50,000 holds the server's loop up under
-    50 ms (it took 1.5 s when the console and the roster were rebuilt whole); a game refuses
-    members beyond its cap, a list that would cross it whole."""
+    """With the console open, adding 500 to a game of 50,000 holds the server's loop up about as
+    long as adding them to a new game does (it took 1.5 s when the console and the roster were
+    rebuilt whole: the loop's hold grew with the game); a game refuses members beyond its cap,
+    a list that would cross it whole."""
     server = Server(f"sqlite:///{tmp_path / 'bijse.db'}", tmp_path / "server.log")
     await server.start()
     try:
         async with httpx.AsyncClient(base_url=server.base, timeout=30) as http:
+            small = await Game.create(http)
+            alone = await held_while_adding(server.base, http, small)
             game = await Game.create(http)
             await grown(http, game, 50_000)
-            held: list[float] = []  # ms, each list's longest wait of a tiny request
-            async with console(server.base, game), httpx.AsyncClient(base_url=server.base) as probe:
-                for round in range(3):
-                    names = [{"name": f"N{round}.{n}"} for n in range(BULK)]
-                    adding = asyncio.create_task(add(http, game, names))
-                    gaps = [0.0]
-                    while not adding.done():  # how long the server keeps a tiny request waiting
-                        began = time.perf_counter()
-                        assert (await probe.get("/healthz")).status_code == 200
-                        gaps.append(time.perf_counter() - began)
-                    assert (await adding).status_code == 201
-                    held.append(max(gaps) * 1000)
+            held = await held_while_adding(server.base, http, game)
             # The median of three: one of them meets the game's snapshot (every 10,000 events),
             # packed by a child process that takes a core of the two for a second and a half.
             done = "500 added to a game of 50,000, console open, 3 times"
             report("console", done, "loop held " + ", ".join(f"{ms:.0f}" for ms in held) + " ms")
-            assert statistics.median(held) < 50, held
+            new = "500 added to a new game, console open, 3 times"
+            report("console", new, "loop held " + ", ".join(f"{ms:.0f}" for ms in alone) + " ms")
+            # A machine's speed varies by two from day to day: the new game on the same server,
+            # just before, is the measure (1.5 s against some 50 ms is what this guards).
+            assert statistics.median(held) < 2 * statistics.median(alone) + 20, (held, alone)
 
             await grown(http, game, MAX_MEMBERS - 100)
             crossing = await add(http, game, [{"name": f"X{n}"} for n in range(101)])
