@@ -5,12 +5,12 @@ from collections.abc import AsyncIterator
 
 import orjson
 
-from server.clock import iso, parse_iso
+from server.clock import parse_iso
 from server.log.verify import verify
 from server.rules import RULESETS
 from server.rules.core import Json
 from server.rules.events import UnknownEvent
-from server.store import Append, Recorded, Store
+from server.store import Append, Recorded, Store, chain
 from server.store.models import MAX_SEQ, GameRow
 
 PAGE = 500  # events read and sent at a time: some milliseconds of work
@@ -18,17 +18,18 @@ PAGE = 500  # events read and sent at a time: some milliseconds of work
 
 def line(game_id: str, recorded: Recorded) -> Json:
     """An event as the exported log writes it (docs/protocol.md, "The exported log")."""
-    body: Json = {"game_id": game_id, "seq": recorded.seq, "type": recorded.type}
-    if recorded.version != 1:
-        body["version"] = recorded.version
-    body.update(
-        at=iso(recorded.at),
-        actor=recorded.actor,
-        data=recorded.data,
-        prev_hash=recorded.prev_hash,
-        hash=recorded.hash,
+    line = chain.unsealed(
+        game_id,
+        recorded.seq,
+        recorded.type,
+        recorded.at,
+        recorded.actor,
+        recorded.data,
+        recorded.prev_hash,
+        recorded.version,
     )
-    return body
+    line["hash"] = recorded.hash
+    return line
 
 
 async def pages(

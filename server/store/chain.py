@@ -41,11 +41,26 @@ def line(
     version: int = 1,
 ) -> Json:
     """An event as the exported log writes it, sealed with its hash."""
+    body = unsealed(game_id, seq, type, at, actor, data, prev_hash, version)
+    body["hash"] = digest(body)
+    return body
+
+
+def unsealed(
+    game_id: str,
+    seq: int,
+    type: str,
+    at: int,
+    actor: str | None,
+    data: Json,
+    prev_hash: str,
+    version: int = 1,
+) -> Json:
+    """An exported line without its hash: `version` only above 1."""
     body: Json = {"game_id": game_id, "seq": seq, "type": type}
     if version != 1:
         body["version"] = version
     body.update(at=iso(at), actor=actor, data=data, prev_hash=prev_hash)
-    body["hash"] = digest(body)
     return body
 
 
