@@ -173,14 +173,14 @@ def admit(roster: Roster, command: AddPlayer) -> None:
 
 
 def joining(roster: Roster, command: AddPlayer, ctx: Context) -> PlayerJoined:
-    """The fact a member joins by: a new id, and a code nobody holds, drawn and recorded."""
+    """The fact a member joins by: a new id, and a code nobody holds, drawn (the Story that
+    tells it records the draws in its `chance`)."""
     return PlayerJoined(
         player_id=ctx.new_id("p"),
         name=command.name.strip(),
         role=command.role,
         team=command.team,
         code=new_code(roster, ctx),
-        chance=ctx.chance.record(),
     )
 
 
