@@ -52,6 +52,7 @@ async function request(method, path, options) {
 const game = (gid) => `/api/games/${encodeURIComponent(gid)}`;
 
 export const api = {
+  rulesets: () => request("GET", "/api/rulesets"),
   createGame: (body, token = null) => request("POST", "/api/games", { body, token }),
   addPlayer: (gid, token, body) => request("POST", `${game(gid)}/players`, { token, body }),
   addPlayers: (gid, token, players, commandId) =>

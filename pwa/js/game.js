@@ -10,13 +10,9 @@ import { GameSocket } from "./socket.js";
 const RETRY_LATER = new Set(["rate_limited", "unavailable"]);
 
 const RETRY_DRAIN_MS = 8000;
-// Commands that pull another player into something: sent minutes late from a dead spot, they would
-// lock the sender in with an opponent long gone. They expire in the outbox instead (per ruleset,
-// the code of the banner that says so).
-const EXPIRING = {
-  "card-duel": { challenge: "challenge_expired" },
-  "rank-bases": { duel: "challenge_expired", raid: "raid_expired" },
-};
+// Commands that pull another player into something expire in the outbox (the ruleset's screens
+// name them: `expiring`, command type -> banner code) after this long, unless the game's config
+// says `challenge_expiry_s`.
 const EXPIRY_S = 60; // unless the game's config says `challenge_expiry_s`
 // A refused command's banner: long enough to read, gone before it reads as a lasting state.
 const ERROR_SHOW_MS = 8000;
@@ -33,6 +29,7 @@ export class Game extends EventTarget {
     this.fatal = null;         // {code, message} when the token or game is refused
     this.connection = "closed";
     this.draining = false;
+    this.rules = null;         // the ruleset's screens module, once loaded (rulesets.js)
     this.directory = new Directory(session.game_id, session.token, () => this.changed());
   }
 
@@ -225,7 +222,7 @@ export class Game extends EventTarget {
 
   // The banner code when this entry has waited too long to be sent, else null.
   expiry(entry) {
-    const code = EXPIRING[this.view?.game?.ruleset]?.[entry.command.type];
+    const code = this.rules?.expiring?.[entry.command.type];
     const limitS = this.view?.game?.config?.challenge_expiry_s ?? EXPIRY_S;
     return code && entry.queued_at && clock.serverNow() - entry.queued_at > limitS * 1000 ? code : null;
   }

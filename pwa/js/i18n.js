@@ -1,25 +1,57 @@
-// Strings come from one catalogue per language; Czech is the default.
+// Words: the common catalogue of the reader's language (i18n/<lang>.js) and the words of each
+// ruleset part in use (rulesets/<id>/<lang>.js, loaded with its screens). Czech is the default
+// and the fallback; the other language is downloaded only when a reader chooses it.
 import cs from "../i18n/cs.js";
-import en from "../i18n/en.js";
 
-const catalogues = { cs, en };
+const LANGS = ["cs", "en"];
 const KEY = "bijse.lang";
-let lang = catalogues[localStorage.getItem(KEY)] ? localStorage.getItem(KEY) : "cs";
-document.documentElement.lang = lang;
+const stored = localStorage.getItem(KEY);
+let lang = "cs";
+const catalogues = { cs: { ...cs } }; // language -> every word loaded in it
+const sources = new Set(); // prefixes of the word files in use: "./rulesets/<id>/"
+// Keys asked for that no catalogue holds: the browser tests read it after every screen.
+const missing = (globalThis.bijseMissingWords ??= new Set());
+
+function fileOf(prefix, next) {
+  return `${prefix}${next}.js`;
+}
+
+async function catalogue(next) {
+  const common = next === "cs" ? cs : (await import(`../i18n/${next}.js`)).default;
+  const parts = await Promise.all([...sources].map((prefix) => import(fileOf(prefix, next))));
+  return Object.assign({}, common, ...parts.map((part) => part.default));
+}
 
 export function getLang() {
   return lang;
 }
 
-export function setLang(next) {
-  lang = catalogues[next] ? next : "cs";
+// Switch language: its words load first (a promise; render when it settles).
+export async function setLang(next) {
+  next = LANGS.includes(next) ? next : "cs";
+  catalogues[next] ??= await catalogue(next);
+  lang = next;
   localStorage.setItem(KEY, lang);
   document.documentElement.lang = lang;
 }
 
+// The words of a ruleset part (`./rulesets/<id>/` for rulesets/<id>/cs.js and en.js), in the
+// reader's language and in Czech, the fallback.
+export async function useWords(prefix) {
+  if (sources.has(prefix)) return;
+  sources.add(prefix);
+  const langs = lang === "cs" ? ["cs"] : ["cs", lang];
+  const parts = await Promise.all(langs.map((each) => import(fileOf(prefix, each))));
+  langs.forEach((each, i) => Object.assign(catalogues[each], parts[i].default));
+}
+
 // t("key", {count: 3, name: "Bob"}): plural entries are {one, few, many, other} picked by Intl.PluralRules.
 export function t(key, params = {}) {
-  let entry = catalogues[lang][key] ?? catalogues.cs[key] ?? key;
+  let entry = catalogues[lang][key] ?? catalogues.cs[key];
+  if (entry === undefined) {
+    missing.add(key);
+    return key;
+  }
   if (typeof entry === "object") {
     entry = entry[new Intl.PluralRules(lang).select(params.count ?? 0)] ?? entry.other;
   }
@@ -30,12 +62,16 @@ export function t(key, params = {}) {
   });
 }
 
+// Whether a key has words (for a code the server may send that has no text of its own).
+export function hasWords(key) {
+  return key in catalogues[lang] || key in catalogues.cs;
+}
+
 // An error code from the server or the network, in words ({message}: the server's own words).
 // A ruleset's own words for a code (`error.<ruleset>.<code>`) come before the common ones.
 export function errorText(code, message, ruleset = null) {
   for (const key of [ruleset && `error.${ruleset}.${code}`, `error.${code}`]) {
-    const text = key ? t(key, { message: message || "" }) : key;
-    if (key && text !== key) return text;
+    if (key && hasWords(key)) return t(key, { message: message || "" });
   }
   return message || code;
 }
@@ -45,3 +81,6 @@ export function errorText(code, message, ruleset = null) {
 export function shownName(name, role) {
   return role === "organizer" && name === "Organizer" ? t("name.organizer") : name;
 }
+
+if (LANGS.includes(stored) && stored !== "cs") await setLang(stored);
+document.documentElement.lang = lang;

@@ -10,18 +10,14 @@ import { onChange as onClockChange } from "./clock.js";
 import { alertsPrompt, errorList, topbar } from "./views/common.js";
 import { homeScreen } from "./views/home.js";
 import { spectatorScreen } from "./views/spectator.js";
+import { keepOffline, part } from "./rulesets.js";
 import { scanSupport } from "./views/scanner.js";
 import { insecureBanner, inviteAddressWarning } from "./views/secure.js";
 
-// Each ruleset's screens load with its first view, so a phone downloads only the game it plays.
-const RULESETS = {
-  "card-duel": () => import("./views/card_duel.js").then((m) => ({ screen: m.cardScreen, awake: m.cardNeedsAwake })),
-  "rank-bases": () => import("./views/rank_bases.js").then((m) => ({ screen: m.rankScreen, awake: m.rankNeedsAwake })),
-  "dice-combat": () => import("./views/dice_combat.js").then((m) => ({ screen: m.diceScreen, awake: m.diceNeedsAwake })),
-  "stamina-deck": () => import("./views/deck_game.js").then((m) => ({ screen: m.deckScreen, awake: m.deckNeedsAwake })),
-};
+// A game's screens load with its first view (rulesets/<id>/screens.js), so a phone downloads only
+// the game it plays.
 const REPLAY = () => import("./views/replay.js");
-const loaded = new Map(); // a loader above -> its module once it has arrived (null on the way)
+const loaded = new Map(); // a module's key -> the module once it has arrived (null on the way)
 
 const root = document.getElementById("app");
 let game = null;
@@ -66,7 +62,7 @@ function route() {
     page = "board";
   } else if (parts[0] === "replay") {
     // #/replay/<game>[/<seq>][?seq=N&viewer=V]: with this phone's token for that game.
-    const replay = lazy(REPLAY, route);
+    const replay = lazy("replay", REPLAY, route);
     page = !replay || replay.openReplay(app) ? "replay" : "games";
     if (page === "games") app.notify(t("replay.not_joined"));
   } else if (parts[0] === "games") {
@@ -93,26 +89,38 @@ function route() {
 }
 
 // A lazily loaded module, or null while it is on the way (`then` runs when it arrives).
-function lazy(loader, then = render) {
-  if (!loaded.has(loader)) {
-    loaded.set(loader, null);
+function lazy(key, loader, then = render) {
+  if (!loaded.has(key)) {
+    loaded.set(key, null);
     loader().then((module) => {
-      loaded.set(loader, module);
+      loaded.set(key, module);
       keepOffline();
       then();
-    }, () => loaded.delete(loader)); // no signal and not cached yet: the next render tries again
+    }, () => loaded.delete(key)); // no signal and not cached yet: the next render tries again
   }
-  return loaded.get(loader);
+  return loaded.get(key);
 }
+
+// The screens of a game's ruleset, or null while they load (or when this app has none).
+function rulesOf(view) {
+  const id = view?.game?.ruleset;
+  if (!id) return null;
+  const rules = lazy(`screens:${id}`, () => part(id, "screens").catch((err) => {
+    unsupported.add(id);
+    throw err;
+  }));
+  if (rules && game) game.rules = rules;
+  return rules;
+}
+const unsupported = new Set(); // rulesets whose screens this app could not load
 
 function screen() {
   if (page === "games" || !game) return homeScreen(app);
   if (game.fatal) return fatalScreen();
-  if (page === "replay") return lazy(REPLAY, route)?.replayScreen(app, game) ?? loadingScreen();
+  if (page === "replay") return lazy("replay", REPLAY, route)?.replayScreen(app, game) ?? loadingScreen();
   if (!game.view) return loadingScreen();
-  const rules = RULESETS[game.view.game?.ruleset];
-  if (!rules) return spectatorScreen(app, game);
-  return lazy(rules)?.screen(app, game, page) ?? loadingScreen();
+  if (unsupported.has(game.view.game?.ruleset)) return spectatorScreen(app, game, { unsupported: true });
+  return rulesOf(game.view)?.screen(app, game, page) ?? loadingScreen();
 }
 
 function loadingScreen() {
@@ -140,14 +148,7 @@ function render() {
     errorList(onGame ? game : null, app.notices),
     main));
   const view = onGame && page !== "replay" ? game.view : null;
-  const rules = view && RULESETS[view.game?.ruleset];
-  keepAwake(Boolean(rules && loaded.get(rules)?.awake(view, page)));
-}
-
-// The first visit loads files before the service worker runs: ask it to keep them for offline.
-function keepOffline() {
-  navigator.serviceWorker?.ready.then((registration) => registration.active?.postMessage(
-    { keep: performance.getEntriesByType("resource").map((entry) => entry.name) }));
+  keepAwake(Boolean(view && rulesOf(view)?.awake(view, page)));
 }
 
 window.addEventListener("hashchange", route);

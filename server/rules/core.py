@@ -15,6 +15,7 @@ from server.rules.grown import one_command
 
 if TYPE_CHECKING:
     from server.rules.chance import Chance
+    from server.rules.offers import Offer
     from server.rules.rows import Rows
     from server.rules.story import Story
 
@@ -127,6 +128,8 @@ class Ruleset(Generic[S]):
     view: Callable[[S, Member, int], Json]
     events: Catalog  # its event kinds and their upcasters (server/rules/events.py)
     sight: Sight[S] | None = None  # without one, every viewer's whole view is private
+    # What a viewer may do now, by action (server/rules/offers.py); the view carries it as `may`.
+    offers: "Callable[[S, Member, int], Mapping[str, Offer]]" = lambda state, viewer, now: {}
     # Raise it when what the state means changes but not its shape (its dataclasses' fields):
     # snapshots of the old meaning are then ignored (server/game/snapshots.py).
     state_version: int = 1

@@ -73,8 +73,9 @@ WORDS = """async ({ codes, types, rulesets }) => {
   // payload leaves undefined, such as a reason).
   const keyLike = /\\b(error|replay|dc|sd|role|ruleset)\\.[a-z_.-]+(?<!undefined)(?![a-z_.-])/;
   const missing = [];
+  for (const ruleset of rulesets) await i18n.useWords(`./rulesets/${ruleset}/`);
   for (const lang of ["cs", "en"]) {
-    i18n.setLang(lang);
+    await i18n.setLang(lang);
     for (const [code, where] of codes) {
       for (const ruleset of where.length ? where : rulesets) {
         const text = i18n.errorText(code, "MESSAGE", ruleset);
@@ -101,7 +102,7 @@ WORDS = """async ({ codes, types, rulesets }) => {
     const organizer = i18n.shownName("Organizer", "organizer");
     if (lang === "cs" && organizer === "Organizer") missing.push("cs default name Organizer");
   }
-  i18n.setLang("cs");
+  await i18n.setLang("cs");
   return missing;
 }"""
 

@@ -100,8 +100,8 @@ async def test_card_duel_player_loads_only_card_duel(
     await page.goto(local(alice["join_url"], live_server))
     await expect(page.get_by_test_id("my-code")).to_have_text(alice["code"])
     await page.wait_for_load_state("networkidle")
-    assert any(url.endswith("/js/views/card_duel.js") for url in requested), requested
-    assert any(url.endswith("/js/views/player.js") for url in requested), requested
+    assert any(url.endswith("/js/rulesets/card-duel/screens.js") for url in requested), requested
+    assert any(url.endswith("/js/rulesets/card-duel/player.js") for url in requested), requested
     assert not [url for url in requested if OTHER_RULESETS.search(url)], requested
 
 

@@ -17,9 +17,9 @@ async def test_czech_plurals_and_english(phone: Phone) -> None:
         const i18n = await import("/js/i18n.js");
         const counts = [1, 2, 4, 5, 0, 1.5, 22];
         const cs = counts.map((count) => i18n.t("players.title", { count }));
-        i18n.setLang("en");
+        await i18n.setLang("en");
         const en = [1, 2].map((count) => i18n.t("players.title", { count }));
-        i18n.setLang("cs");
+        await i18n.setLang("cs");
         return { cs, en };
     }""")
     assert words["cs"] == [

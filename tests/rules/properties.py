@@ -21,8 +21,9 @@ from hypothesis import strategies as st
 from server.game.hub import Hub, Screen
 from server.game.patch import apply, bare, diff
 from server.log.verify import verify
-from server.rules.core import Event, Json, Member, Ruleset, fold
+from server.rules.core import Context, Event, Json, Member, RuleError, Ruleset, fold
 from server.rules.events import Fact
+from server.rules.offers import may
 from server.rules.roster import EndGame
 from server.store import chain
 from tests.rules.drivers.base import Driver
@@ -254,3 +255,43 @@ def nothing_open_once_ended(supply: Supply[P]) -> Callable[[P], None]:
             assert supply.open_things(state) == [], supply.open_things(state)
 
     return check
+
+
+# -- (f) a view offers what decide allows ----------------------------------------------------------
+
+
+def views_offer_what_decide_allows(supply: Supply[P]) -> Callable[[P], None]:
+    """A check, for `play`: every member's view carries its offers as `may`; every action
+    offered is accepted by the referee (role check, then decide), every refused one refused with
+    the same code, and a refusal said to end with time is over (or another) at that moment."""
+
+    def check(played: P) -> None:
+        driver = supply.driver(played)
+        ruleset, state = driver.ruleset, driver.state
+        for member in state.roster.members.values():
+            offers = ruleset.offers(state, member, driver.now)
+            assert driver.view(member).get("may", {}) == may(offers), member
+            for name, offer in offers.items():
+                assert refusal(driver, member, offer.command, driver.now) == offer.refused, (
+                    member.role,
+                    name,
+                    offer,
+                )
+                if offer.until is not None:
+                    assert offer.until > driver.now, (name, offer)
+                    later = refusal(driver, member, offer.command, offer.until)
+                    assert later != offer.refused, (name, offer, later)
+
+    return check
+
+
+def refusal(driver: Driver[Any], member: Member, command: Any, now: int) -> str | None:
+    """What the referee answers a command now, without keeping its events."""
+    if member.role not in type(command).roles:
+        return "forbidden"
+    ctx = Context(now=now, actor=member, seq=len(driver.log) + 1, seed=driver.seed)
+    try:
+        driver.ruleset.decide(driver.state, command, ctx)
+    except RuleError as error:
+        return error.code
+    return None

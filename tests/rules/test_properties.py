@@ -17,6 +17,7 @@ from tests.rules.properties import (
     played_with_phones,
     replay_equals_live,
     views_keep_secrets,
+    views_offer_what_decide_allows,
 )
 
 PROPERTIES = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -88,3 +89,27 @@ def test_the_end_of_the_game_leaves_nothing_open(ruleset_id: str, data: st.DataO
     end(driver)
     assert driver.state.roster.status == "ended"
     assert supply.open_things(driver.state) == []
+
+
+@every_ruleset
+@PROPERTIES
+@given(data=st.data())
+def test_every_view_offers_what_decide_allows(ruleset_id: str, data: st.DataObject) -> None:
+    """After the start and every step, for every member: what `may` offers is accepted and what
+    it refuses is refused with the same code. A ruleset offers something to somebody."""
+    supply: Any = SUPPLIES[ruleset_id]
+    offered: list[int] = []
+    check = views_offer_what_decide_allows(supply)
+
+    def counting(played: Any) -> None:
+        check(played)
+        driver = supply.driver(played)
+        offered.append(
+            sum(
+                len(driver.ruleset.offers(driver.state, m, driver.now))
+                for m in driver.state.roster.members.values()
+            )
+        )
+
+    supply.play(data.draw(supply.games, "game"), counting)
+    assert sum(offered) > 0, "no view offered anything"

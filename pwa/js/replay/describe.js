@@ -1,6 +1,6 @@
 // One event of the log in words (Czech or English), for the replay's event list. Names come from
 // the index (members, cards, combatants, raids); before the index has them, the ids show.
-import { getLang, shownName, t } from "../i18n.js";
+import { getLang, hasWords, shownName, t } from "../i18n.js";
 import { JUMPS } from "./indexer.js";
 
 // One formatter per language (making one per call would cost more than the whole row).
@@ -220,6 +220,6 @@ export function generic(event, index) {
   const d = event.data || {};
   const people = [...new Set(NAMED.map((key) => d[key]).filter((id) => typeof id === "string"))].map((id) => memberName(index, id));
   const key = `replay.type.${event.type}`;
-  const type = t(key) === key ? event.type.replace(/_/g, " ") : t(key);
+  const type = hasWords(key) ? t(key) : event.type.replace(/_/g, " ");
   return people.length ? `${type}: ${people.join(", ")}` : type;
 }

@@ -3,7 +3,7 @@
 // time as an inline SVG step chart with the replay's cursor on it (a tap on the chart seeks).
 import { h } from "../dom.js";
 import { t } from "../i18n.js";
-import { teamColor, teams } from "../ranks.js";
+import { teamColor, teams } from "../rulesets/rank-bases/ranks.js";
 import { clock, memberName } from "./describe.js";
 
 export function statsPanel(index, ui, { cursorAt, seekTime }) {

@@ -6,9 +6,9 @@
 import { h } from "../dom.js";
 import { t } from "../i18n.js";
 import { cardView } from "../views/common.js";
-import { carryingText, partsList, scoresStrip, teamBadge } from "../views/rank_common.js";
+import { carryingText, partsList, scoresStrip, teamBadge } from "../rulesets/rank-bases/common.js";
 import { count, rows } from "../keyed.js";
-import { rankName, teamColor, teams } from "../ranks.js";
+import { rankName, teamColor, teams } from "../rulesets/rank-bases/ranks.js";
 import { clock } from "./describe.js";
 
 // A time ("until") in force at the replayed moment: "do 15:19:06 (ještě 2:00)".

@@ -39,10 +39,7 @@ export function topbar(app, game) {
     }, "☀"),
     h("button", {
       class: "icon", testid: "lang-switch", title: t("lang.title"),
-      onclick: () => {
-        setLang(getLang() === "cs" ? "en" : "cs");
-        app.render();
-      },
+      onclick: () => setLang(getLang() === "cs" ? "en" : "cs").then(() => app.render()),
     }, t("lang.other")),
   );
 }

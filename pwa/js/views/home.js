@@ -3,9 +3,19 @@ import { h } from "../dom.js";
 import { errorText, t } from "../i18n.js";
 import { api } from "../api.js";
 import { adminKey, forget, saveAdminKey, saveSession, sessions, setCurrent } from "../session.js";
-import { rankConfig, rankDefaults, rankFields } from "./rank_create.js";
-import { diceConfig, diceFields } from "./dice_create.js";
-import { deckConfig, deckDefaults, deckFields } from "./deck_create.js";
+import { known, part } from "../rulesets.js";
+
+// The rulesets the server plays and their parts of the form ({id: module}), once loaded.
+let forms = null;
+function loadForms(app) {
+  addEventListener("online", () => { if (!Object.keys(forms).length) loadForms(app); }, { once: true });
+  forms = {};
+  known().then((list) => Promise.all(list.map((r) => part(r.id, "create").then((m) => [r.id, m], () => null))))
+    .then((pairs) => {
+      forms = Object.fromEntries(pairs.filter(Boolean));
+      app.render();
+    });
+}
 
 export function homeScreen(app) {
   const list = sessions();
@@ -39,21 +49,21 @@ export function homeScreen(app) {
 }
 
 function createForm(app) {
+  if (forms === null) loadForms(app);
+  const ids = Object.keys(forms);
+  if (!ids.length) return navigator.onLine ? null : h("p", { class: "hint", testid: "create-offline" }, t("home.create_offline"));
   const ui = app.ui;
-  ui.create ??= { name: "", ruleset: "card-duel", stun_s: "300", escape_immunity_s: "10", pick_timeout_s: "", ...rankDefaults(), ...deckDefaults() };
+  ui.create ??= { name: "", ruleset: ids[0], ...Object.assign({}, ...Object.values(forms).map((m) => m.defaults())) };
   const f = ui.create;
+  const form = forms[f.ruleset] ?? forms[ids[0]];
   const field = (key, testid, label, attrs = {}) => h("label", {}, label,
     h("input", { testid, value: f[key], oninput: (e) => { f[key] = e.target.value; }, ...attrs }));
   return h("form", {
     class: "create", testid: "create-form",
     onsubmit: async (event) => {
       event.preventDefault();
-      const config = f.ruleset === "rank-bases" ? rankConfig(f) : f.ruleset === "dice-combat" ? diceConfig(f) : f.ruleset === "stamina-deck" ? deckConfig(f) : {
-        stun_s: Number.parseInt(f.stun_s, 10),
-        escape_immunity_s: Number.parseInt(f.escape_immunity_s, 10),
-        pick_timeout_s: f.pick_timeout_s.trim() === "" ? null : Number.parseInt(f.pick_timeout_s, 10),
-      };
-      const name = f.name.trim() || (f.ruleset === "rank-bases" ? t("ruleset.rank-bases") : t("home.default_name"));
+      const config = form.config(f);
+      const name = f.name.trim() || (form.defaultName?.() ?? t("home.default_name"));
       app.set({ creating: true });
       try {
         const key = f.admin_key?.trim() || adminKey();
@@ -81,13 +91,8 @@ function createForm(app) {
   field("name", "game-name", t("create.name"), { placeholder: t("home.default_name"), autocomplete: "off" }),
   h("label", {}, t("create.ruleset"),
     h("select", { testid: "config-ruleset", onchange: (e) => { f.ruleset = e.target.value; app.render(); } },
-      ["card-duel", "rank-bases", "dice-combat", "stamina-deck"].map((id) => h("option", { value: id, selected: f.ruleset === id }, t(`ruleset.${id}`))))),
-  f.ruleset === "rank-bases" ? rankFields(app, f) : f.ruleset === "dice-combat" ? diceFields(app, f) : f.ruleset === "stamina-deck" ? deckFields(app, f) : h("div", { class: "num-row" },
-    field("stun_s", "config-stun-s", t("create.stun_s"), { type: "number", min: "0", inputmode: "numeric" }),
-    field("escape_immunity_s", "config-immunity-s", t("create.immunity_s"), { type: "number", min: "0", inputmode: "numeric" }),
-    field("pick_timeout_s", "config-pick-timeout-s", t("create.pick_timeout_s"), {
-      type: "number", min: "1", inputmode: "numeric", placeholder: t("create.none"),
-    })),
+      ids.map((id) => h("option", { value: id, selected: f.ruleset === id }, t(`ruleset.${id}`))))),
+  form.fields(app, f),
   ui.needsAdmin ? field("admin_key", "admin-key", t("create.admin_key"), { type: "password", autocomplete: "off" }) : null,
   h("button", { type: "submit", class: "primary wide", testid: "create-game", disabled: Boolean(ui.creating) }, t("create.submit")));
 }

@@ -2,7 +2,7 @@
 import { h, svgNode } from "../dom.js";
 import { errorText, t } from "../i18n.js";
 import { api } from "../api.js";
-import { teamName } from "../ranks.js";
+import { teamName } from "../rulesets/rank-bases/ranks.js";
 
 export function invitesScreen(app, game) {
   const ui = app.ui;

@@ -1,0 +1,37 @@
+// The rulesets this server plays. Each is one folder, rulesets/<id>/, that nothing outside it
+// names: screens.js (`screen(app, game, page)`, `awake(view, page)`, `expiring`: the commands
+// that expire in the outbox, with the banner code that says so), create.js (`name`, `defaults()`,
+// `fields(app, form)`, `config(form)`: its part of the new-game form), replay.js (its part of
+// the replay), and cs.js and en.js (its words). Which ids exist comes from the server
+// (GET /api/rulesets), kept for a start with no signal.
+import { api } from "./api.js";
+import { useWords } from "./i18n.js";
+
+const KNOWN = "bijse.rulesets";
+const ID = /^[a-z0-9][a-z0-9-]{0,63}$/; // an id becomes a path: nothing else may
+
+// A part of a ruleset's folder with the ruleset's words in the reader's language.
+export async function part(id, name) {
+  if (!ID.test(id ?? "")) throw new Error(`no ruleset ${id}`);
+  const [module] = await Promise.all([import(`./rulesets/${id}/${name}.js`), useWords(`./rulesets/${id}/`)]);
+  keepOffline();
+  return module;
+}
+
+// The first visit loads files before the service worker runs, and a module loaded with import()
+// is not in the shell: ask the worker to keep what this page loaded, for a start with no signal.
+export function keepOffline() {
+  navigator.serviceWorker?.ready.then((registration) => registration.active?.postMessage(
+    { keep: performance.getEntriesByType("resource").map((entry) => entry.name) }));
+}
+
+// [{id, title, config_schema}] from the server (or as last heard when there is no signal).
+export async function known() {
+  try {
+    const list = (await api.rulesets()).filter((r) => ID.test(r.id));
+    localStorage.setItem(KNOWN, JSON.stringify(list));
+    return list;
+  } catch {
+    return JSON.parse(localStorage.getItem(KNOWN) || "[]");
+  }
+}

@@ -1,0 +1,229 @@
+// The organizer's console: the game, adding players, active duels and the live table of players.
+import { h, keyed } from "../../dom.js";
+import { getLang, t } from "../../i18n.js";
+import { formatLeft, inForce } from "../../clock.js";
+import { countdown } from "../../countdown.js";
+import { count, rows } from "../../keyed.js";
+import { addMembers, gameControls, matchesFilter, membersList, playerFilter, playerRowHead, seedSection } from "../../views/common.js";
+
+const KINDS = ["stun", "wound", "escape", "death"];
+const ROLES = ["player", "organizer", "spectator"];
+
+// A command of this type (for this player) is queued or not yet in the view: its button waits.
+function sending(game, type, playerId = null) {
+  return game.inFlight().some((c) => c.type === type && (playerId === null || c.player_id === playerId));
+}
+
+export function organizerScreen(app, game) {
+  const view = game.view;
+  return h("main", { class: "organizer" },
+    gameHead(app, game),
+    duels(app, game),
+    playersTable(app, game),
+    addPlayers(app, game),
+    membersList(view, (m) => m.role !== "player"),
+    seedSection(view));
+}
+
+function gameHead(app, game) {
+  const info = game.view.game;
+  const config = info.config || {};
+  const ui = app.ui;
+  return h("section", { class: "game-head" },
+    h("h1", { testid: "game-name" }, info.name),
+    h("div", { class: "game-meta" },
+      h("span", { class: `chip status-${info.status}`, testid: "game-status", "data-status": info.status }, t(`status.${info.status}`)),
+      h("span", { class: "chip" }, t("config.stun_short", { time: formatLeft((config.stun_s ?? 0) * 1000) })),
+      h("span", { class: "chip" }, t("config.immunity_short", { count: config.escape_immunity_s ?? 0 })),
+      h("span", { class: "chip" }, config.pick_timeout_s
+        ? t("config.pick_timeout_short", { count: config.pick_timeout_s })
+        : t("config.no_pick_timeout"))),
+    gameControls(app, game, ui));
+}
+
+function addPlayers(app, game) {
+  const ui = app.ui;
+  const busy = Boolean(ui.adding);
+  return h("section", { class: "add-players" },
+    h("h2", {}, t("add.title")),
+    h("form", {
+      class: "add-one",
+      onsubmit: (event) => {
+        event.preventDefault();
+        const name = (ui.newName || "").trim();
+        if (name) addMembers(app, game, [name], { role: ui.newRole || "player", done: () => { ui.newName = ""; } });
+      },
+    },
+    h("input", {
+      id: "player-name", testid: "player-name", value: ui.newName || "", placeholder: t("add.name"),
+      autocomplete: "off", "aria-label": t("add.name"), oninput: (e) => { ui.newName = e.target.value; },
+    }),
+    h("select", {
+      testid: "player-role", "aria-label": t("add.role"), onchange: (e) => { ui.newRole = e.target.value; },
+    }, ROLES.map((role) => h("option", { value: role, selected: (ui.newRole || "player") === role }, t(`role.${role}`)))),
+    h("button", { type: "submit", class: "primary", testid: "add-player", disabled: busy }, t("add.one"))),
+    h("form", {
+      class: "add-many",
+      onsubmit: (event) => {
+        event.preventDefault();
+        const names = (ui.nameList || "").split("\n").map((n) => n.trim()).filter(Boolean);
+        if (names.length) addMembers(app, game, names, { role: "player", done: (added) => {
+          ui.nameList = names.slice(added).join("\n");
+        } });
+      },
+    },
+    h("label", { for: "player-list-input" }, t("add.paste")),
+    h("textarea", {
+      id: "player-list-input", testid: "player-list-input", rows: "5", placeholder: t("add.paste_placeholder"),
+      oninput: (e) => { ui.nameList = e.target.value; },
+    }, ui.nameList || ""),
+    h("button", { type: "submit", class: "primary", testid: "add-players", disabled: busy }, t("add.many"))),
+    ui.addStatus && h("div", { class: "hint", testid: "add-status" }, ui.addStatus));
+}
+
+function nameOf(view, playerId) {
+  return view.members?.[playerId]?.name ?? view.players?.[playerId]?.name ?? playerId;
+}
+
+// Active duels; one whose pick deadline has passed has ended by itself.
+function activeDuels(view) {
+  return rows(view.duels, "duel_id").filter((d) => !d.deadline || inForce(d.deadline));
+}
+
+function duels(app, game) {
+  const list = activeDuels(game.view);
+  const view = game.view;
+  if (!list.length) return null;
+  return h("section", { class: "duels" },
+    h("h2", {}, t("duels.title", { count: list.length })),
+    keyed("div", { class: "duel-list" }, list.map((duel) => ({
+      key: duel.duel_id,
+      data: [duel, duel.players.map((pid) => nameOf(view, pid)), getLang(),
+        game.inFlight().some((c) => c.type === "cancel_duel" && c.duel_id === duel.duel_id)],
+      render: () => duelRow(game, duel),
+    }))));
+}
+
+function duelRow(game, duel) {
+  const view = game.view;
+  return h("div", { class: "duel-row", testid: `duel-row-${duel.duel_id}` },
+    h("div", { class: "duel-names" },
+      duel.players.map((pid, i) => [i ? " × " : "", h("strong", {}, nameOf(view, pid)),
+        h("span", { class: duel.picks?.[pid] ? "pickmark done" : "pickmark" }, duel.picks?.[pid] ? " ✓" : " …")])),
+    h("div", { class: "duel-info" },
+      h("span", { class: "chip" }, t("duels.round", { round: duel.round })),
+      duel.ranged && h("span", { class: "chip" }, t("duel.ranged")),
+      duel.deadline && inForce(duel.deadline) && h("span", { class: "chip" }, countdown(duel.deadline))),
+    h("button", {
+      class: "secondary", testid: `cancel-duel-${duel.duel_id}`,
+      disabled: game.inFlight().some((c) => c.type === "cancel_duel" && c.duel_id === duel.duel_id),
+      onclick: () => game.send({ type: "cancel_duel", duel_id: duel.duel_id }),
+    }, t("duels.cancel")));
+}
+
+// The live table: one row per player, each drawn again only when what it shows changed (a game
+// of 1,000 players redraws one row per change, not the table); a search by name or code.
+function playersTable(app, game) {
+  const view = game.view;
+  const ui = app.ui;
+  const duelOf = new Map();
+  for (const duel of activeDuels(view)) {
+    for (const pid of duel.players) duelOf.set(pid, duel.players.find((other) => other !== pid));
+  }
+  const all = rows(view.players, "player_id");
+  const shown = all.filter((p) => matchesFilter(ui.playerFilter, p.name, p.code));
+  const pending = new Map(); // player_id -> the types of commands for them still on the way
+  for (const c of game.inFlight()) if (c.player_id) pending.set(c.player_id, [...(pending.get(c.player_id) || []), c.type]);
+  return h("section", { class: "players-table" },
+    h("h2", {}, t("players.title", { count: count(view.players) })),
+    !all.length && h("p", { class: "hint" }, t("players.none")),
+    all.length > 0 && playerFilter(app, { count: all.length, shown: shown.length }),
+    keyed("div", { class: "player-rows", testid: "player-rows" }, shown.map((p) => {
+      const opponent = duelOf.get(p.player_id);
+      const row = {
+        p, lang: getLang(),
+        open: ui.openRow === p.player_id,
+        grant: ui.grantFor === p.player_id,
+        opponent: opponent && nameOf(view, opponent),
+        stunned: inForce(p.stunned_until),
+        immune: inForce(p.immune_until),
+        sending: pending.get(p.player_id) ?? [],
+      };
+      return { key: p.player_id, data: row, render: () => playerRow(app, game, row) };
+    })));
+}
+
+function playerRow(app, game, { p, open, opponent, stunned, immune }) {
+  return h("div", { class: `prow ${p.alive ? "" : "is-dead"}`, testid: `player-row-${p.player_id}` },
+    playerRowHead(app, p, open,
+      p.alive ? null : h("span", { class: "chip dead", testid: `org-dead-${p.player_id}` }, t("state.dead")),
+      p.wounded ? h("span", { class: "chip wound", testid: `org-wounded-${p.player_id}` }, t("state.wounded")) : null,
+      stunned && h("span", { class: "chip stun" }, t("state.stunned"), " ",
+        countdown(p.stunned_until, { testid: `org-stun-${p.player_id}` })),
+      immune && h("span", { class: "chip immune" }, t("state.immune"), " ",
+        countdown(p.immune_until, { testid: `org-immune-${p.player_id}` })),
+      opponent && h("span", { class: "chip duel", testid: `org-duel-${p.player_id}` }, t("state.in_duel", { name: opponent })),
+      (p.items || []).includes("crossbow") && h("span", { class: "chip" }, t("item.crossbow")),
+      p.alive && !p.wounded && !opponent && !stunned && !immune && h("span", { class: "chip ok" }, t("state.ok"))),
+    open && playerDetail(app, game, p));
+}
+
+function playerDetail(app, game, p) {
+  const ui = app.ui;
+  const send = (command) => game.send({ ...command, player_id: p.player_id });
+  return h("div", { class: "prow-detail" },
+    h("div", { class: "card-chips" }, (p.cards || []).map((c) => h("span", { class: `card-chip kind-${c.kind}` },
+      `${c.title} ${c.big}/${c.small}${c.ranged ? "★" : ""} · ${t(`kind.${c.kind}`)}`))),
+    h("div", { class: "actions" },
+      h("button", {
+        class: "secondary", testid: `grant-card-${p.player_id}`,
+        onclick: () => app.set({ grantFor: ui.grantFor === p.player_id ? null : p.player_id }),
+      }, t("grant.card")),
+      !(p.items || []).includes("crossbow") && h("button", {
+        class: "secondary", testid: `grant-crossbow-${p.player_id}`, disabled: sending(game, "grant_item", p.player_id), onclick: () => send({ type: "grant_item", item: "crossbow" }),
+      }, t("grant.crossbow")),
+      p.alive && p.wounded && h("button", {
+        class: "secondary", testid: `heal-${p.player_id}`, disabled: sending(game, "heal", p.player_id), onclick: () => send({ type: "heal" }),
+      }, t("action.heal")),
+      !p.alive && h("button", {
+        class: "secondary", testid: `revive-${p.player_id}`, disabled: sending(game, "revive", p.player_id), onclick: () => send({ type: "revive" }),
+      }, t("action.revive"))),
+    ui.grantFor === p.player_id && grantForm(app, game, p));
+}
+
+function grantForm(app, game, p) {
+  const ui = app.ui;
+  ui.grant ??= { title: "", big: 3, small: 2, kind: "stun", ranged: false };
+  const g = ui.grant;
+  const number = (key, label) => h("label", { class: "num" }, label,
+    h("input", {
+      type: "number", min: "0", max: "99", inputmode: "numeric", testid: `card-${key}`, value: String(g[key]),
+      oninput: (e) => { g[key] = e.target.value; },
+    }));
+  return h("form", {
+    class: "grant-form", testid: "grant-form",
+    onsubmit: (event) => {
+      event.preventDefault();
+      const big = Number.parseInt(g.big, 10);
+      const small = Number.parseInt(g.small, 10);
+      if (!g.title.trim() || !(big >= 0) || !(small >= 0)) return app.notify(t("grant.invalid"));
+      game.send({
+        type: "grant_card", player_id: p.player_id,
+        card: { title: g.title.trim(), big, small, kind: g.kind, ranged: Boolean(g.ranged) },
+      });
+      ui.grant = null;
+      app.set({ grantFor: null });
+      return null;
+    },
+  },
+  h("label", {}, t("grant.title"),
+    h("input", { testid: "card-title", value: g.title, autocomplete: "off", oninput: (e) => { g.title = e.target.value; } })),
+  h("div", { class: "num-row" }, number("big", t("grant.big")), number("small", t("grant.small"))),
+  h("label", {}, t("grant.kind"),
+    h("select", { testid: "card-kind", onchange: (e) => { g.kind = e.target.value; } },
+      KINDS.map((kind) => h("option", { value: kind, selected: g.kind === kind }, t(`kind.${kind}`))))),
+  h("label", { class: "check" },
+    h("input", { type: "checkbox", testid: "card-ranged", checked: Boolean(g.ranged), onchange: (e) => { g.ranged = e.target.checked; } }),
+    t("card.ranged")),
+  h("button", { type: "submit", class: "primary", testid: "grant-card-submit" }, t("grant.submit")));
+}

@@ -1,0 +1,234 @@
+// The player's phone: code, cards, challenge, the duel, the reveal and what follows.
+import { buzz } from "../../alerts.js";
+import { h, svgNode } from "../../dom.js";
+import { t } from "../../i18n.js";
+import { inForce } from "../../clock.js";
+import { countdown } from "../../countdown.js";
+import { reason } from "./duel.js";
+import { qrSvg } from "../../qr.js";
+import { markRevealSeen, seenReveal } from "../../session.js";
+import { cardFace, cardView, codeForm, playersList, sendCode, sending, typedPlayer } from "../../views/common.js";
+import { scanner, stopScan } from "../../views/scanner.js";
+
+// What the player's phone asks the wake lock for: a duel or a countdown on screen.
+export function playerNeedsAwake(view) {
+  const me = view?.me;
+  if (!me) return false;
+  return Boolean(activeDuel(view)) || inForce(me.stunned_until) || inForce(me.immune_until);
+}
+
+// The duel in progress, unless its pick deadline has passed (then it ended with no outcome).
+export function activeDuel(view) {
+  const duel = view.duel;
+  return duel && (!duel.deadline || inForce(duel.deadline)) ? duel : null;
+}
+
+// Buzz once for each new duel on this phone (the challenger's too: the duel has begun).
+const buzzed = new Set();
+
+export function playerScreen(app, game) {
+  const view = game.view;
+  const ui = app.ui;
+  const duel = activeDuel(view);
+  const reveal = view.last_duel && (ui.revealOpen === view.last_duel.duel_id || !seenReveal(view.last_duel.duel_id));
+  const stunned = inForce(view.me.stunned_until);
+  if (duel || reveal || stunned || !view.me.alive) ui.scanning = false;
+  if (!ui.scanning) stopScan();
+  if (duel && !buzzed.has(duel.duel_id)) {
+    buzzed.add(duel.duel_id);
+    buzz();
+  }
+  if (duel) return duelScreen(app, game);
+  if (reveal) return revealScreen(app, game);
+  if (stunned) return stunScreen(view);
+  if (ui.scanning) return scanner(app, (code) => submitChallenge(app, game, code));
+  return mainScreen(app, game);
+}
+
+function mainScreen(app, game) {
+  const { me, game: info } = game.view;
+  const running = info.status === "running";
+  const hasCrossbow = (me.items || []).includes("crossbow");
+  return h("main", { class: "player" },
+    info.status === "lobby" && h("div", { class: "banner info", testid: "lobby-banner" }, t("game.lobby")),
+    info.status === "ended" && h("div", { class: "banner info", testid: "ended-banner" }, t("game.ended")),
+    !me.alive && h("div", { class: "banner dead", testid: "dead-banner" },
+      h("strong", {}, t("dead.title")), h("span", {}, t("dead.hint"))),
+    me.alive && me.wounded && h("div", { class: "banner wound", testid: "wound-banner" },
+      h("strong", {}, t("wound.title")), h("span", {}, t("wound.hint"))),
+    me.alive && inForce(me.immune_until) && h("div", { class: "banner immune", testid: "immune-banner" },
+      h("strong", {}, t("immune.title")),
+      countdown(me.immune_until, { testid: "immune-countdown", alarm: true, cls: "banner-count" }),
+      h("span", {}, t("immune.hint"))),
+    h("section", { class: "me" },
+      h("div", { class: "me-name", testid: "my-name" }, me.name),
+      h("div", { class: "code", testid: "my-code" }, me.code),
+      h("div", { class: "hint" }, t("me.code_hint")),
+      h("button", { class: "secondary", testid: "show-qr", onclick: () => app.set({ showQr: !app.ui.showQr }) },
+        app.ui.showQr ? t("me.hide_qr") : t("me.show_qr")),
+      app.ui.showQr && h("div", { class: "my-qr", testid: "my-qr" }, svgNode(qrSvg(me.code)))),
+    running && me.alive && challengeForm(app, game, hasCrossbow),
+    h("section", { class: "cards-section" },
+      h("h2", {}, t("cards.title", { count: me.cards.length })),
+      h("div", { class: "card-list" }, me.cards.map((card) => cardView(card, { testid: `card-${card.card_id}` }))),
+      hasCrossbow && h("div", { class: "chip", testid: "item-crossbow" }, t("item.crossbow"))),
+    game.view.last_duel && h("button", {
+      class: "secondary", testid: "show-last-duel",
+      onclick: () => app.set({ revealOpen: game.view.last_duel.duel_id }),
+    }, t("reveal.show_last")),
+    playersList(app, game));
+}
+
+function challengeForm(app, game, hasCrossbow) {
+  const ui = app.ui;
+  const target = typedPlayer(game, ui.challengeCode);
+  return codeForm(app, game, {
+    name: "challenge", field: "challengeCode", label: t("challenge.label"), submit: t("challenge.submit"),
+    hint: target ? t("challenge.target", { name: target.name }) : "",
+    extra: hasCrossbow && h("label", { class: "check" },
+      h("input", { type: "checkbox", testid: "challenge-ranged", checked: Boolean(ui.ranged), onchange: (e) => { ui.ranged = e.target.checked; } }),
+      t("challenge.ranged")),
+    pending: sending(game, "challenge"),
+    onCode: (code) => submitChallenge(app, game, code),
+  });
+}
+
+function submitChallenge(app, game, raw) {
+  return sendCode(app, game, raw, "challengeCode", (code) => ({ type: "challenge", target: code, ranged: Boolean(app.ui.ranged) }));
+}
+
+function duelScreen(app, game) {
+  const { duel, me } = game.view;
+  const pending = game.inFlight().find((c) => c.type === "pick" && c.duel_id === duel.duel_id);
+  const pickId = duel.my_pick ?? pending?.card_id ?? null;
+  const picked = me.cards.find((c) => c.card_id === pickId);
+  const unsent = game.queued.some((e) => e.command.type === "pick" && e.command.duel_id === duel.duel_id);
+  return h("main", { class: "duel", testid: "duel" },
+    h("h1", { class: "duel-title" }, t("duel.title")),
+    h("div", { class: "duel-opponent" }, t("duel.against"), " ", h("strong", { testid: "duel-opponent" }, duel.opponent.name)),
+    h("div", { class: "duel-meta" },
+      duel.round > 1 && h("span", { class: "chip", testid: "duel-round" }, t("duel.round_again", { round: duel.round })),
+      duel.ranged && h("span", { class: "chip" }, t("duel.ranged")),
+      duel.deadline && inForce(duel.deadline) && h("span", { class: "chip" }, t("duel.deadline"), " ", countdown(duel.deadline, { testid: "pick-deadline" }))),
+    previousRounds(game.view),
+    duel.opponent_picked
+      ? h("div", { class: "chip ok big-chip", testid: "opponent-picked" }, t("duel.opponent_picked"))
+      : h("div", { class: "chip wait big-chip", testid: "opponent-picking" }, t("duel.opponent_picking")),
+    leaveDuel(game, duel),
+    picked
+      ? h("section", { class: "my-pick", testid: "my-pick" },
+        h("div", { class: "hint" }, t("duel.your_pick")),
+        cardView(picked),
+        h("div", { class: unsent ? "chip wait" : "chip ok" },
+          unsent ? t("duel.pick_unsent") : duel.opponent_picked ? t("duel.revealing") : t("duel.wait_opponent")))
+      : pickSection(app, game, duel, me.cards));
+}
+
+// An opponent who does not pick (gone, or out of signal) cannot hold a player: from `leave_from`
+// the duel may be left; until then a countdown says when (and redraws the screen at its end).
+function leaveDuel(game, duel) {
+  if (duel.opponent_picked || !duel.leave_from) return null;
+  if (inForce(duel.leave_from)) {
+    return h("div", { class: "hint leave-wait" }, t("duel.leave_in"), " ", countdown(duel.leave_from, { testid: "leave-countdown" }));
+  }
+  return h("button", {
+    class: "danger wide leave-duel", testid: "leave-duel",
+    disabled: sending(game, "leave_duel", (c) => c.duel_id === duel.duel_id),
+    onclick: () => {
+      markRevealSeen(duel.duel_id); // the one who leaves needs no screen saying the duel is off
+      game.send({ type: "leave_duel", duel_id: duel.duel_id });
+    },
+  }, t("duel.leave"));
+}
+
+// A tap selects a card (another tap on another card changes it); only the confirm button sends
+// it: the server keeps the first pick, so one glove slip must not decide a duel.
+function pickSection(app, game, duel, cards) {
+  const ui = app.ui;
+  const round = `${duel.duel_id}:${duel.round}`;
+  const chosen = ui.pickChoice?.round === round ? cards.find((c) => c.card_id === ui.pickChoice.card_id) : null;
+  return h("section", { class: "pick" },
+    h("p", { class: "pick-hint" }, chosen ? t("duel.pick_confirm_hint") : t("duel.pick_hint")),
+    // The confirm button stands right under the chosen card, where the thumb already is.
+    h("div", { class: "pick-grid" }, cards.map((card) => [h("button", {
+      class: `card pick kind-${card.kind}${card === chosen ? " chosen" : ""}`, testid: `card-${card.card_id}`,
+      "aria-pressed": String(card === chosen),
+      onclick: () => app.set({ pickChoice: { round, card_id: card.card_id } }),
+    }, cardFace(card)),
+    card === chosen && h("button", {
+      class: "primary wide pick-confirm", testid: "pick-confirm",
+      onclick: () => {
+        // A second tap before the pick is in the outbox (and the buttons gone) is ignored.
+        if (ui.picking) return;
+        ui.picking = true;
+        game.send({ type: "pick", duel_id: duel.duel_id, card_id: chosen.card_id })
+          .finally(() => { ui.picking = false; });
+      },
+    }, t("duel.pick_confirm", { title: chosen.title }))])));
+}
+
+// In a duel past a draw: what both played in the earlier rounds.
+function previousRounds(view) {
+  const { duel, me } = view;
+  if (!duel.rounds?.length) return null;
+  const text = (card) => (card ? `${card.title} ${card.big}/${card.small}` : "–");
+  return h("section", { class: "previous", testid: "previous-rounds" }, duel.rounds.map((round) => h("div", {},
+    h("strong", {}, t("reveal.round", { round: round.round }), ": "),
+    text(round.cards[me.player_id]), " × ", text(round.cards[duel.opponent.player_id]), " – ", t("reveal.draw_short"))));
+}
+
+function revealScreen(app, game) {
+  const { me, last_duel: duel } = game.view;
+  const opponentId = duel.opponent.player_id;
+  const nameOf = (pid) => (pid === me.player_id ? t("reveal.you") : duel.opponent.name);
+  const close = () => {
+    markRevealSeen(duel.duel_id);
+    app.set({ revealOpen: null });
+  };
+  return h("main", { class: "reveal", testid: "reveal" },
+    h("h1", {}, t("reveal.title")),
+    h("div", { class: "duel-opponent" }, t("duel.against"), " ", h("strong", {}, duel.opponent.name)),
+    duel.rounds.map((round) => {
+      const mine = round.cards[me.player_id];
+      const theirs = round.cards[opponentId];
+      const iWon = round.winners.includes(me.player_id);
+      const theyWon = round.winners.includes(opponentId);
+      const verdict = iWon && theyWon ? t("reveal.both") : iWon ? t("reveal.you_won") : theyWon ? t("reveal.they_won") : t("reveal.draw");
+      const why = [];
+      if (mine && theirs && iWon) why.push(whyText(mine, theirs));
+      if (mine && theirs && theyWon) why.push(whyText(theirs, mine));
+      return h("section", { class: "round", testid: `reveal-round-${round.round}` },
+        duel.rounds.length > 1 && h("h2", {}, t("reveal.round", { round: round.round })),
+        h("div", { class: "versus" },
+          h("div", { class: iWon ? "side won" : "side" }, h("div", { class: "who" }, t("reveal.you")), mine ? cardView(mine) : "–"),
+          h("div", { class: "vs" }, "×"),
+          h("div", { class: theyWon ? "side won" : "side" }, h("div", { class: "who" }, duel.opponent.name), theirs ? cardView(theirs) : "–")),
+        h("div", { class: `verdict ${iWon && !theyWon ? "good" : theyWon && !iWon ? "bad" : ""}`, testid: "reveal-verdict" }, verdict),
+        why.map((text) => h("div", { class: "why" }, text)));
+    }),
+    h("section", { class: "outcomes", testid: "reveal-outcomes" },
+      // A cancelled duel is cancelled for both: say it once.
+      duel.outcomes.filter((o) => o.effect !== "cancelled" || o.player_id === me.player_id).map((o) => {
+        const mine = o.player_id === me.player_id;
+        // The player's own stun / free leave already counts down here, with the same hooks.
+        const testid = mine ? { stun: "stun-countdown", escape: "immune-countdown" }[o.effect] : null;
+        return h("div", { class: `outcome effect-${o.effect}` },
+          t(`outcome.${mine ? "me" : "other"}.${o.effect}`, { name: nameOf(o.player_id) }),
+          o.until && inForce(o.until) ? [" ", countdown(o.until, { testid, alarm: mine })] : null);
+      })),
+    h("button", { class: "primary wide", testid: "reveal-ok", onclick: close }, t("reveal.ok")));
+}
+
+function whyText(winner, loser) {
+  const r = reason(winner, loser);
+  return `${winner.title}: ${t(r.key, { a: r.a, b: r.b })}`;
+}
+
+function stunScreen(view) {
+  return h("main", { class: "full stun", testid: "stun-screen" },
+    h("div", { class: "stun-word" }, t("stun.title")),
+    h("div", { class: "stun-other" }, t("stun.other")),
+    countdown(view.me.stunned_until, { testid: "stun-countdown", alarm: true, cls: "huge" }),
+    h("p", { class: "stun-hint" }, t("stun.hint")),
+    h("div", { class: "stun-code" }, view.me.name, " · ", view.me.code));
+}

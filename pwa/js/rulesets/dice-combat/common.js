@@ -1,0 +1,159 @@
+// dice-combat pieces both the GM's console and a player's phone draw: dice, an attack with its
+// rolls and result, the turn order. Every die shown comes from the server's view or events.
+import { h } from "../../dom.js";
+import { errorText, t } from "../../i18n.js";
+import { rows } from "../../keyed.js";
+
+// The view keys combatants, waiting attacks, chases and wounds by id; screens list them as rows
+// that carry their id again, in the order they were made.
+export const combatantsOf = (view) => rows(view.combatants, "combatant_id");
+export const attacksOf = (view) => rows(view.attacks, "attack_id");
+export const chasesOf = (view) => rows(view.chases, "chase_id");
+export const woundsOf = (c) => rows(c.wounds, "wound_id");
+
+export function combatantOf(view, id) {
+  const c = id == null ? null : view.combatants?.[id];
+  return c ? { ...c, combatant_id: id } : null;
+}
+
+// A member in the GM's `members` (keyed by player id); nobody else's view has them.
+export function memberOf(view, playerId) {
+  return playerId == null ? null : view.members?.[playerId] ?? null;
+}
+
+export function nameOf(view, id) {
+  return combatantOf(view, id)?.name ?? id;
+}
+
+// Why the server would refuse (or did refuse) something, in this ruleset's words.
+export function refusalText(code) {
+  return errorText(code, "", "dice-combat");
+}
+
+export const signed = (n) => (n < 0 ? `−${-n}` : `+${n}`);
+
+// The faces of one exploding d6 (a six rolls again and adds) or of any dice: [6]→[6]→[3].
+export function diceFaces(faces, { sides = 6, explode = true } = {}) {
+  return h("span", { class: "dice", "aria-label": faces.join(" + ") }, faces.map((face, i) => [
+    i > 0 && h("span", { class: "dice-join", "aria-hidden": "true" }, explode && faces[i - 1] === sides ? "➜" : "+"),
+    h("span", { class: `die ${face === sides ? "die-max" : ""} ${sides !== 6 ? "die-d10" : ""}` }, String(face)),
+  ]));
+}
+
+export function livesText(c) {
+  return `${c.lives} / ${c.max_lives}`;
+}
+
+export function livesBar(c) {
+  const share = Math.max(0, Math.min(1, c.lives / Math.max(1, c.max_lives)));
+  const level = share > 0.5 ? "ok" : share > 0.25 ? "low" : "bad";
+  return h("span", { class: `lives-bar lives-${level}`, "aria-hidden": "true" },
+    h("span", { style: `width: ${Math.round(share * 100)}%` }));
+}
+
+export function conditionChip(c) {
+  if (c.condition === "dead") return h("span", { class: "chip dead" }, t("dc.condition.dead"));
+  if (c.condition === "fainted") return h("span", { class: "chip wound" }, t("dc.condition.fainted"));
+  return null;
+}
+
+export function woundText(w) {
+  return w.fixed ? t("dc.wound.fixed", { count: w.fixed }) : t("dc.wound.dice", { count: w.dice });
+}
+
+function bonusChip(b) {
+  const parts = [];
+  if (b.attack) parts.push(t("dc.bonus.attack", { n: signed(b.attack) }));
+  if (b.defence) parts.push(t("dc.bonus.defence", { n: signed(b.defence) }));
+  return h("span", { class: "chip" }, t(`dc.mod.${b.name}`), " ", parts.join(", "));
+}
+
+// One attack: who strikes whom, the numbers, the dice rolled so far, and the result once there.
+// `mine` (a set of combatant ids) turns "the attacker" into "you" on a phone.
+export function attackCard(view, attack, { testid, mine = new Set(), extra = null } = {}) {
+  const who = (id) => (mine.has(id) ? t("dc.you") : nameOf(view, id));
+  const rolls = attack.rolls || {};
+  const result = attack.result;
+  const attackTotal = rolls.attack ? attack.attack_number + rolls.attack.total : null;
+  const defenceTotal = attack.defence !== "active" ? attack.defence_number
+    : rolls.defence ? attack.defence_number + rolls.defence.total : null;
+  const waiting = (part) => h("span", { class: "chip wait" }, t("dc.roll.waiting", { name: who(part === "attack" ? attack.attacker_id : attack.target_id) }));
+  return h("div", { class: `attack-card ${result ? (result.hit ? "is-hit" : "is-miss") : "is-pending"}`, testid, "data-attack-id": attack.attack_id },
+    h("div", { class: "attack-who" },
+      h("strong", {}, who(attack.attacker_id)), h("span", { class: "vs-mark" }, attack.ranged ? " ➶ " : " ⚔ "), h("strong", {}, who(attack.target_id)),
+      h("span", { class: "chips" },
+        h("span", { class: "chip" }, t(attack.ranged ? "dc.ranged" : "dc.melee")),
+        attack.flat && h("span", { class: "chip" }, t("dc.flat")),
+        attack.free && h("span", { class: "chip" }, t("dc.free_attack")))),
+    rollLine("attack", t("dc.roll.attack"), t("dc.un", { n: attack.attack_number }), rolls.attack, attackTotal,
+      (attack.awaiting || []).includes("attack") && waiting("attack")),
+    rollLine("defence", t(`dc.defence.${attack.defence}`), String(attack.defence_number),
+      attack.defence === "active" ? rolls.defence : null, defenceTotal,
+      (attack.awaiting || []).includes("defence") && waiting("defence")),
+    attack.bonuses?.length > 0 && h("div", { class: "chips bonuses" }, attack.bonuses.map(bonusChip)),
+    result && resultLine(attack, result, who, mine, Boolean(testid)),
+    extra);
+}
+
+// "Attack  ÚČ 9 + [6]➜[4]  = 19": the base, the dice (when rolled), the total (when known).
+function rollLine(part, label, base, roll, total, wait) {
+  return h("div", { class: "roll-line", "data-part": part },
+    h("span", { class: "roll-label" }, label),
+    h("span", { class: "roll-expr" }, h("span", { class: "roll-base" }, base), roll && ["+", diceFaces(roll.dice)], wait),
+    total !== null && h("span", { class: "roll-sum" }, "= ", h("b", { class: "roll-total" }, total)));
+}
+
+// The hooks inside (verdict, damage, critical) only on a card that has its own.
+function resultLine(attack, result, who, mine, hooks) {
+  const hook = (name) => (hooks ? name : null);
+  const damage = result.damage;
+  const weapon = attack.flat ? 0 : attack.weapon_damage;
+  return h("div", { class: "attack-result-line" },
+    h("div", { class: `verdict ${result.hit ? "hit" : "miss"}`, testid: hook("attack-verdict") },
+      result.hit ? t("dc.hit") : t("dc.miss"),
+      " ", h("span", { class: "muted tiny" }, `${result.attack} ${result.hit ? ">" : "≤"} ${result.defence}`)),
+    result.hit && h("div", { class: "damage", testid: hook("attack-damage"), "data-damage": String(damage) },
+      damage <= 0 ? t("dc.no_damage")
+        : mine.has(attack.target_id) ? t("dc.damage_me", { count: damage })
+          : t("dc.damage", { name: who(attack.target_id), count: damage }),
+      h("span", { class: "muted tiny" }, ` (${result.attack} − ${result.defence} ${signed(weapon)})`)),
+    result.critical && h("div", { class: "critical", testid: hook("attack-critical") },
+      t(`dc.critical.${result.critical}`)));
+}
+
+// The order of the round, the current turn highlighted; `row(id)` adds what the viewer may see.
+export function turnOrder(view, { mine = new Set(), row = () => null } = {}) {
+  const fight = view.fight;
+  const waiting = fight.participants.filter((id) => !fight.order.includes(id));
+  const turnIndex = fight.order.indexOf(fight.turn);
+  return h("div", { class: "order-box" },
+    h("ol", { class: "order", testid: "initiative-order" }, fight.order.map((id, i) => {
+      const c = combatantOf(view, id);
+      const current = id === fight.turn;
+      const surprised = fight.round === 1 && fight.surprised.includes(id);
+      const init = fight.initiative[id];
+      return h("li", {
+        class: `order-row ${current ? "current" : ""} ${i < turnIndex ? "done" : ""} ${mine.has(id) ? "mine" : ""} cond-${c?.condition ?? "up"}`,
+        testid: `order-${id}`, "aria-current": current ? "true" : null,
+      },
+      h("span", { class: "order-pos" }, String(i + 1)),
+      h("span", { class: "order-name" }, c?.name ?? id, mine.has(id) ? h("span", { class: "chip ok" }, t("dc.you")) : null),
+      h("span", { class: "order-side muted" }, c?.side ?? ""),
+      init && h("span", { class: "order-init", title: t("dc.initiative") },
+        `${init.total}`, h("span", { class: "muted tiny" }, ` (${init.die}${signed(init.agi)}${init.bonus ? signed(init.bonus) : ""}${init.tiebreak.length ? ` · ${init.tiebreak.join(",")}` : ""})`)),
+      h("span", { class: "chips" },
+        current && h("span", { class: "chip ok" }, t("dc.on_turn")),
+        surprised && h("span", { class: "chip wait" }, t("dc.surprised")),
+        c && conditionChip(c)),
+      row(id));
+    })),
+    waiting.length > 0 && h("p", { class: "hint" }, t("dc.joins_next_round", { names: waiting.map((id) => nameOf(view, id)).join(", ") })));
+}
+
+export function currentTurn(view, { mine = new Set() } = {}) {
+  const fight = view.fight;
+  const id = fight.turn;
+  return h("div", { class: `turn-now ${mine.has(id) ? "mine" : ""}`, testid: "current-turn", "data-combatant": id ?? "" },
+    h("span", { class: "turn-round" }, t("dc.round", { round: fight.round })),
+    h("strong", {}, id ? (mine.has(id) ? t("dc.your_turn", { name: nameOf(view, id) }) : t("dc.turn_of", { name: nameOf(view, id) })) : t("dc.no_turn")));
+}

@@ -1,0 +1,223 @@
+// Acting for one stamina-deck character (a player's phone for their own, the GM's table for any):
+// what it must answer now (initiative, a shot, owed cards), its hand (tap cards to pick them), its
+// bouts with the face-down play, and the actions of its turn. Buttons the server would refuse
+// are greyed with the reason; the server still decides.
+import { h } from "../../dom.js";
+import { t } from "../../i18n.js";
+import { aidsOf, boutsOf, cardLabel, charactersOf, debtOf, duty, fighting, nameOf, opponent, refusal } from "./stamina.js";
+import { boutBox, cardChips, cardFace, refusalText, sending } from "./common.js";
+
+export function deckUi(app) {
+  app.ui.deck ??= { sel: {}, target: {}, aidName: "" };
+  return app.ui.deck;
+}
+
+// The hand cards picked for an action (stale picks dropped).
+export function picked(app, c) {
+  const ui = deckUi(app);
+  const hand = c.hand || [];
+  const ids = (ui.sel[c.character_id] || []).filter((id) => hand.some((card) => card.card_id === id));
+  ui.sel[c.character_id] = ids;
+  return ids.map((id) => hand.find((card) => card.card_id === id));
+}
+
+function clear(app, c) {
+  deckUi(app).sel[c.character_id] = [];
+}
+
+function send(app, game, c, command) {
+  clear(app, c);
+  game.send({ character_id: c.character_id, ...command });
+  app.render();
+}
+
+// A button that names why it is greyed (the server's refusal, in words) under its label.
+function actButton(label, why, { testid, onclick, cls = "secondary", busy = false, quiet = false }) {
+  return h("button", {
+    type: "button", class: `${cls} act-button`, testid, disabled: Boolean(why) || busy, title: why ? refusalText(why) : "",
+    onclick,
+  }, h("span", {}, label), why && !quiet && why !== "pick_cards" && h("span", { class: "act-why" }, refusalText(why)));
+}
+
+export function actorPanel(app, game, c, { mine = new Set(), hooks = true } = {}) {
+  const view = game.view;
+  const task = duty(view, c.character_id);
+  return h("div", { class: "actor", testid: "deck-actor", "data-character": c.character_id },
+    task?.kind === "choose" && choosePrompt(app, game, c),
+    task?.kind === "defend" && defendPrompt(app, game, c, task.shot),
+    task?.kind === "give" && givePrompt(app, game, c, task.debt),
+    handView(app, game, c),
+    boutsOf(view, c.character_id).map((bout) => boutBox(view, bout, { mine, hooks, play: playButton(app, game, c, bout) })),
+    turnActions(app, game, c),
+    renew(app, game, c),
+    ownPiles(c));
+}
+
+function choosePrompt(app, game, c) {
+  const choosing = sending(game, "choose_initiative", (x) => x.character_id === c.character_id);
+  return h("section", { class: "prompt", testid: "deck-choose" },
+    h("div", { class: "prompt-title" }, t("sd.choose.title")),
+    h("p", { class: "hint" }, t("sd.choose.hint")),
+    h("div", { class: "pc-row" }, (c.choice || []).map((card) => cardFace(card, {
+      testid: `deck-choose-${card.card_id}`, size: "big", disabled: choosing,
+      onclick: () => send(app, game, c, { type: "choose_initiative", card_id: card.card_id }),
+    }))));
+}
+
+function defendPrompt(app, game, c, shot) {
+  const view = game.view;
+  const [card] = picked(app, c);
+  const base = c.defence_number + c.cover + shot.bonus;
+  const busy = sending(game, "defend", (x) => x.character_id === c.character_id);
+  return h("section", { class: "prompt", testid: "deck-defend-prompt" },
+    h("div", { class: "prompt-title" }, t("sd.defend.title", { shooter: nameOf(view, shot.shooter), attack: shot.attack })),
+    h("p", {}, t("sd.defend.numbers", { number: c.defence_number, cover: c.cover, bonus: shot.bonus ? t("sd.defend.bonus", { n: shot.bonus }) : "" })),
+    h("div", { class: "actions" },
+      actButton(card ? t("sd.defend.with", { card: cardLabel(card), total: base + card.value }) : t("sd.defend.pick"), card ? null : "pick_cards", {
+        testid: "deck-defend", cls: "primary", busy,
+        onclick: () => send(app, game, c, { type: "defend", card_id: card.card_id }),
+      }),
+      actButton(t("sd.defend.deck"), null, {
+        testid: "deck-defend-deck", busy,
+        onclick: () => send(app, game, c, { type: "defend", card_id: null }),
+      })));
+}
+
+function givePrompt(app, game, c, debt) {
+  const cards = picked(app, c);
+  const why = refusal(game.view, c, "give_cards", { cards });
+  const fromDeck = Math.max(0, debt.count - cards.length);
+  const label = debt.to === "deck" ? t("sd.give.back", { picked: cards.length, count: debt.count })
+    : t("sd.give.submit", { picked: cards.length, deck: fromDeck });
+  return h("section", { class: "prompt", testid: "deck-give-prompt", "data-count": String(debt.count), "data-to": debt.to },
+    h("div", { class: "prompt-title" }, t(`sd.give.title_${debt.to}`, { count: debt.count })),
+    h("p", { class: "hint" }, t(debt.to === "deck" ? "sd.give.hint_deck" : "sd.give.hint", { count: debt.count, deck: c.counts.deck })),
+    actButton(label, why, {
+      testid: "deck-give", cls: "primary wide", busy: sending(game, "give_cards", (x) => x.character_id === c.character_id),
+      onclick: () => send(app, game, c, { type: "give_cards", card_ids: cards.map((card) => card.card_id) }),
+    }));
+}
+
+function handView(app, game, c) {
+  const ui = deckUi(app);
+  const hand = c.hand || [];
+  const chosen = picked(app, c).map((card) => card.card_id);
+  const debt = debtOf(game.view, c.character_id);
+  const most = Math.max(2, debt?.count ?? 0);
+  const toggle = (id) => {
+    const now = chosen.includes(id) ? chosen.filter((x) => x !== id) : [...chosen, id].slice(-most);
+    ui.sel[c.character_id] = now;
+    app.render();
+  };
+  return h("section", { class: "hand", testid: "deck-hand", "data-count": String(hand.length) },
+    h("h2", {}, t("sd.hand.title", { count: hand.length })),
+    !hand.length && h("p", { class: "hint" }, game.view.phase !== "actions" ? t("sd.hand.after_initiative")
+      : c.counts.deck ? t("sd.hand.empty") : t("sd.hand.nothing")),
+    hand.length > 0 && h("div", { class: "pc-row" }, hand.map((card) => cardFace(card, {
+      testid: `deck-card-${card.card_id}`, size: "big", selected: chosen.includes(card.card_id), onclick: () => toggle(card.card_id),
+    }))),
+    hand.length > 0 && h("p", { class: "hint" }, chosen.length ? t("sd.hand.picked", { cards: chosen.map((id) => cardLabel(hand.find((x) => x.card_id === id))).join(" + ") }) : t("sd.hand.hint")));
+}
+
+function playButton(app, game, c, bout) {
+  const view = game.view;
+  const cards = picked(app, c).slice(0, 1);
+  const tired = !bout.opportunity && c.actions_left < 1;
+  const fromDeck = !c.counts.hand || tired;
+  const why = refusal(view, c, "play", { cards: fromDeck ? [] : cards, bout });
+  const blocked = why && why !== "must_play_hand";
+  const label = bout.down[c.character_id] ? t("sd.play.done")
+    : why === "exchanges_done" ? t("sd.play.exchanges_done")
+      : blocked ? t("sd.play.generic")
+        : fromDeck ? t("sd.play.deck")
+          : cards.length ? t("sd.play.card", { card: cardLabel(cards[0]) }) : t("sd.play.pick");
+  const busy = sending(game, "play", (x) => x.bout_id === bout.bout_id && x.character_id === c.character_id);
+  return h("div", { class: "play-row" },
+    actButton(label, why === "must_play_hand" && !cards.length ? "pick_cards" : why, {
+      testid: "deck-play", cls: "primary wide", busy, quiet: Boolean(bout.down[c.character_id]) || why === "exchanges_done",
+      onclick: () => send(app, game, c, { type: "play", bout_id: bout.bout_id, card_id: fromDeck ? null : cards[0].card_id }),
+    }),
+    !bout.down[c.character_id] && !why && h("p", { class: "hint" }, t(bout.attacker === c.character_id ? "sd.play.attack_hint" : "sd.play.defend_hint", { name: nameOf(view, opponent(bout, c.character_id)) })));
+}
+
+function turnActions(app, game, c) {
+  const view = game.view;
+  const ui = deckUi(app);
+  if (view.phase !== "actions" || view.turn !== c.character_id) {
+    if (view.phase !== "actions" || c.wound === "heavy") return null;
+    return h("p", { class: "hint", testid: "deck-not-turn" }, t(boutsOf(view, c.character_id).length ? "sd.turn.not_yours_melee" : "sd.turn.not_yours", { name: nameOf(view, view.turn) || "–" }));
+  }
+  const cards = picked(app, c);
+  const targets = charactersOf(view).filter((x) => x.character_id !== c.character_id && fighting(x));
+  const target = targets.find((x) => x.character_id === ui.target[c.character_id])
+    ?? targets.find((x) => x.side !== c.side) ?? targets[0];
+  const why = (action, extra = {}) => refusal(view, c, action, { cards, ...extra });
+  const busy = (type) => sending(game, type, (x) => x.character_id === c.character_id);
+  const aids = aidsOf(view);
+  const empty = !c.counts.hand;
+  return h("section", { class: "turn-actions", testid: "deck-actions" },
+    h("h2", {}, t("sd.turn.title", { name: c.name })),
+    h("p", { class: "hint" }, fighting(c) ? t("sd.turn.hint", { count: c.actions_left }) : t("sd.turn.limping", { count: c.actions_left })),
+    h("p", { class: "move-hint", testid: "deck-move-hint" }, t(!fighting(c) ? "sd.turn.move_free" : empty ? "sd.turn.no_cards" : "sd.turn.move")),
+    fighting(c) && !empty && c.weapon?.ranged && h("div", { class: "shoot-row" },
+      h("label", { class: "inline" }, t("sd.shoot.target"),
+        h("select", {
+          testid: "deck-target", onchange: (e) => { ui.target[c.character_id] = e.target.value; app.render(); },
+        }, targets.map((x) => h("option", { value: x.character_id, selected: x === target }, `${x.name} (${x.side})`)))),
+      h("div", { class: "act-grid" },
+        actButton(t("sd.shoot.plain", { attack: cards.length === 1 ? c.attack_number + cards[0].value : "?" }), target ? why("shoot") : "not_found", {
+          testid: "deck-shoot", cls: "primary", busy: busy("shoot"),
+          onclick: () => send(app, game, c, { type: "shoot", target_id: target.character_id, card_id: cards[0].card_id }),
+        }),
+        actButton(t("sd.shoot.aimed", { attack: cards.length === 2 ? c.attack_number + cards[0].value + cards[1].value : "?" }), target ? why("aimed_shot") : "not_found", {
+          testid: "deck-aimed", busy: busy("aimed_shot"),
+          onclick: () => send(app, game, c, { type: "aimed_shot", target_id: target.character_id, card_ids: cards.map((x) => x.card_id) }),
+        }),
+        actButton(c.loaded ? t("sd.reload_plain") : t("sd.reload", { progress: c.reload.progress, needed: c.reload.needed }), why("reload"), {
+          testid: "deck-reload", busy: busy("reload"),
+          onclick: () => send(app, game, c, { type: "reload", card_id: cards[0].card_id }),
+        }))),
+    fighting(c) && !empty && h("form", {
+      class: "aid-row",
+      onsubmit: (event) => {
+        event.preventDefault();
+        const name = (ui.aidName || "").trim();
+        if (!name) return app.notify(t("sd.aid.need_name"));
+        ui.aidName = "";
+        return send(app, game, c, { type: "put_aid", card_id: cards[0].card_id, name });
+      },
+    },
+    h("input", {
+      testid: "deck-aid-name", value: ui.aidName || "", maxlength: "40", autocomplete: "off", placeholder: t("sd.aid.placeholder"), "aria-label": t("sd.aid.name"),
+      oninput: (e) => { ui.aidName = e.target.value; },
+    }),
+    h("button", { type: "submit", class: "secondary", testid: "deck-aid", disabled: Boolean(why("put_aid")) || busy("put_aid"), title: why("put_aid") ? refusalText(why("put_aid")) : "" }, t("sd.aid.put"))),
+    fighting(c) && aids.length > 0 && h("div", { class: "actions" }, aids.map((aid) => h("button", {
+      type: "button", class: "secondary", testid: `deck-use-aid-${aid.aid_id}`, disabled: Boolean(why("use_aid")) || busy("use_aid"),
+      onclick: () => send(app, game, c, { type: "use_aid", aid_id: aid.aid_id }),
+    }, t("sd.aid.use", { name: aid.name }), aid.card ? [" ", cardChips([aid.card])] : ""))),
+    actButton(t("sd.turn.end"), why("end_turn"), {
+      testid: "deck-end-turn", cls: "primary wide", busy: busy("end_turn"),
+      onclick: () => send(app, game, c, { type: "end_turn" }),
+    }));
+}
+
+function renew(app, game, c) {
+  if (c.wound !== "light" || c.counts.deck > 0) return null;
+  return h("section", { class: "prompt" },
+    h("p", {}, t("sd.renew.hint", { count: c.counts.discard })),
+    actButton(t("sd.renew.submit"), refusal(game.view, c, "renew_deck"), {
+      testid: "deck-renew", cls: "primary wide", busy: sending(game, "renew_deck", (x) => x.character_id === c.character_id),
+      onclick: () => send(app, game, c, { type: "renew_deck" }),
+    }));
+}
+
+// The piles only the owner (and the GM) see: threat and discard; the GM also the deck order.
+function ownPiles(c) {
+  if (!c.threat && !c.discard) return null;
+  return h("details", { class: "older piles" },
+    h("summary", {}, t("sd.piles.title", { threat: c.counts.threat, discard: c.counts.discard })),
+    h("div", { class: "pile-line", testid: "deck-threat" }, h("span", { class: "muted" }, t("sd.pile.threat")), " ", cardChips(c.threat)),
+    h("div", { class: "pile-line", testid: "deck-discard" }, h("span", { class: "muted" }, t("sd.pile.discard")), " ", cardChips(c.discard)),
+    c.deck && h("div", { class: "pile-line" }, h("span", { class: "muted" }, t("sd.pile.deck_order")), " ", cardChips(c.deck)));
+}

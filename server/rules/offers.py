@@ -1,0 +1,64 @@
+"""What a viewer may do now, as its view tells it.
+
+A ruleset's `offers(state, viewer, now)` names each action a phone or console shows, with the
+command it sends (a representative one where the player fills in a number or a name) and the
+refusal `decide` would give that command now. The view carries them under `may`: `true` for an
+action that would be accepted, `{"code"}` for a refused one (`"until"` too when the refusal ends
+by time alone: a stun running out). The screens offer, grey and explain from `may` alone; the
+property suite checks every offer against `decide` (tests/rules/properties.py).
+"""
+
+from collections.abc import Callable, Mapping
+from typing import Any, NamedTuple
+
+from server.rules.core import Command, Context, Json, Member, RuleError
+
+# A context for trying a command without writing it: its ids and draws are never used.
+TRIAL_SEED = bytes(32)
+TRIAL_SEQ = 1 << 40
+
+
+class Offer(NamedTuple):
+    command: Command
+    refused: str | None = None  # the refusal code decide gives now, None: accepted
+    until: int | None = None  # when the refusal ends with time alone, None: not with time
+
+    def wire(self) -> bool | Json:
+        if self.refused is None:
+            return True
+        if self.until is None:
+            return {"code": self.refused}
+        return {"code": self.refused, "until": self.until}
+
+
+def may(offers: Mapping[str, Offer]) -> Json:
+    """The `may` of a view: each offered action, true or its refusal."""
+    return {name: offer.wire() for name, offer in offers.items()}
+
+
+def judged(guard: Callable[[], object]) -> str | None:
+    """The refusal code of a guard (a function that raises RuleError), None when it passes."""
+    try:
+        guard()
+    except RuleError as error:
+        return error.code
+    return None
+
+
+def tried(
+    play: Callable[[Any, Command, Context], object],
+    state: Any,
+    command: Command,
+    viewer: Member,
+    now: int,
+) -> Offer:
+    """An offer judged by deciding the command itself (and throwing its events away): the
+    surest agreement with decide, for a view computed rarely (a game master's console)."""
+    if viewer.role not in type(command).roles:  # the referee's check, before decide's
+        return Offer(command, "forbidden")
+    ctx = Context(now=now, actor=viewer, seq=TRIAL_SEQ, seed=TRIAL_SEED)
+    return Offer(command, judged(lambda: play(state, command, ctx)))
+
+
+def no_offers(state: Any, viewer: Member, now: int) -> Mapping[str, Offer]:
+    return {}
