@@ -284,6 +284,7 @@ export default {
 
   "add.name": "Jméno",
   "add.role": "Role",
+  "add.team": "Tým",
   "add.one": "Přidat",
   "add.paste_placeholder": "Alice\nBob\nCyril",
   "add.many": "Přidat seznam",

@@ -252,6 +252,7 @@ export default {
 
   "add.name": "Name",
   "add.role": "Role",
+  "add.team": "Team",
   "add.one": "Add",
   "add.paste_placeholder": "Alice\nBob\nCyril",
   "add.many": "Add the list",

@@ -81,9 +81,9 @@ export function cardView(card, attrs = {}) {
   return h("div", { class: `card kind-${card.kind}`, ...attrs }, cardFace(card));
 }
 
-// A command of this type (and matching) is queued or not yet in the view: its button waits.
-export function sending(game, type, match = () => true) {
-  return game.inFlight().some((c) => c.type === type && match(c));
+// A command of this type, with these fields, is queued or not yet in the view: its button waits.
+export function sending(game, type, fields = {}) {
+  return game.inFlight().some((c) => c.type === type && Object.entries(fields).every(([k, v]) => c[k] === v));
 }
 
 // A console's actions: start, end (a second tap within 5 s confirms; `ui.confirmEnd` holds the
@@ -113,6 +113,77 @@ export function gameControls(app, game, ui, { links = null } = {}) {
     info.status === "ended" && h("a", {
       class: "button secondary", href: `#/replay/${encodeURIComponent(game.gameId)}`, testid: "open-replay",
     }, t("replay.open")));
+}
+
+// A console's head: the game's name, its status, the ruleset's chips (`chips`, `extra` below
+// them) and the console's actions (gameControls with `links`).
+export function gameHead(app, game, { ui = app.ui, chips = [], extra = null, links = null } = {}) {
+  const info = game.view.game;
+  return h("section", { class: "game-head" },
+    h("h1", { testid: "game-name" }, info.name),
+    h("div", { class: "game-meta" },
+      h("span", { class: `chip status-${info.status}`, testid: "game-status", "data-status": info.status }, t(`status.${info.status}`)),
+      chips.filter(Boolean).map((chip) => h("span", { class: "chip" }, chip))),
+    extra,
+    gameControls(app, game, ui, { links }));
+}
+
+// A member's name from the view's members or players (the organizer's "Organizer" in words).
+export function nameOf(view, id) {
+  const member = view.members?.[id] ?? view.players?.[id];
+  return member ? shownName(member.name, member.role) : id;
+}
+
+// The organizer's form to add members: one with a role (of `roles`) and, where the ruleset has
+// teams, a team (`teams`: [{team_id, name}], for the roles in `teamRoles`); or a pasted list of
+// players. `title` and `pasteLabel(team)` are the ruleset's words where its own differ.
+export function memberForm(app, game, { roles, teams = null, teamRoles = [], title = t("add.title"), pasteLabel = () => t("add.paste"), note = null }) {
+  const ui = app.ui;
+  const busy = Boolean(ui.adding);
+  const role = ui.newRole || roles[0];
+  if (teams) ui.newTeam ??= teams[0]?.team_id ?? "";
+  const needsTeam = Boolean(teams) && teamRoles.includes(role);
+  const teamPicker = (testid) => h("select", {
+    testid, "aria-label": t("add.team"), onchange: (e) => { ui.newTeam = e.target.value; app.render(); },
+  }, teams.map((team) => h("option", { value: team.team_id, selected: ui.newTeam === team.team_id }, team.name)));
+  return h("section", { class: "add-players" },
+    h("h2", {}, title),
+    note,
+    h("form", {
+      class: "add-one",
+      onsubmit: (event) => {
+        event.preventDefault();
+        const name = (ui.newName || "").trim();
+        if (name) addMembers(app, game, [name], { role, team: needsTeam ? ui.newTeam : null, done: () => { ui.newName = ""; } });
+      },
+    },
+    h("input", {
+      id: "player-name", testid: "player-name", value: ui.newName || "", placeholder: t("add.name"),
+      autocomplete: "off", "aria-label": t("add.name"), oninput: (e) => { ui.newName = e.target.value; },
+    }),
+    h("select", {
+      testid: "player-role", "aria-label": t("add.role"), onchange: (e) => { ui.newRole = e.target.value; app.render(); },
+    }, roles.map((r) => h("option", { value: r, selected: role === r }, t(`role.${r}`)))),
+    needsTeam && teamPicker("player-team"),
+    h("button", { type: "submit", class: "primary", testid: "add-player", disabled: busy }, t("add.one"))),
+    h("form", {
+      class: "add-many",
+      onsubmit: (event) => {
+        event.preventDefault();
+        const names = (ui.nameList || "").split("\n").map((n) => n.trim()).filter(Boolean);
+        if (names.length) addMembers(app, game, names, { role: "player", team: teams ? ui.newTeam : null, done: (added) => {
+          ui.nameList = names.slice(added).join("\n");
+        } });
+      },
+    },
+    h("label", { for: "player-list-input" }, pasteLabel(ui.newTeam)),
+    teams && teamPicker("list-team"),
+    h("textarea", {
+      id: "player-list-input", testid: "player-list-input", rows: "5", placeholder: t("add.paste_placeholder"),
+      oninput: (e) => { ui.nameList = e.target.value; },
+    }, ui.nameList || ""),
+    h("button", { type: "submit", class: "primary", testid: "add-players", disabled: busy }, t("add.many"))),
+    ui.addStatus && h("div", { class: "hint", testid: "add-status" }, ui.addStatus));
 }
 
 // The seed's hash from the start, the seed itself after the end.

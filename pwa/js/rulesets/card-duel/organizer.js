@@ -4,86 +4,34 @@ import { getLang, t } from "../../i18n.js";
 import { formatLeft, inForce } from "../../clock.js";
 import { countdown } from "../../countdown.js";
 import { count, rows } from "../../keyed.js";
-import { addMembers, gameControls, matchesFilter, membersList, playerFilter, playerRowHead, seedSection } from "../../views/common.js";
+import { gameHead, matchesFilter, memberForm, nameOf, sending, membersList, playerFilter, playerRowHead, seedSection } from "../../views/common.js";
 
 const KINDS = ["stun", "wound", "escape", "death"];
 const ROLES = ["player", "organizer", "spectator"];
 
-// A command of this type (for this player) is queued or not yet in the view: its button waits.
-function sending(game, type, playerId = null) {
-  return game.inFlight().some((c) => c.type === type && (playerId === null || c.player_id === playerId));
-}
 
 export function organizerScreen(app, game) {
   const view = game.view;
   return h("main", { class: "organizer" },
-    gameHead(app, game),
+    head(app, game),
     duels(app, game),
     playersTable(app, game),
-    addPlayers(app, game),
+    memberForm(app, game, { roles: ROLES }),
     membersList(view, (m) => m.role !== "player"),
     seedSection(view));
 }
 
-function gameHead(app, game) {
-  const info = game.view.game;
-  const config = info.config || {};
-  const ui = app.ui;
-  return h("section", { class: "game-head" },
-    h("h1", { testid: "game-name" }, info.name),
-    h("div", { class: "game-meta" },
-      h("span", { class: `chip status-${info.status}`, testid: "game-status", "data-status": info.status }, t(`status.${info.status}`)),
-      h("span", { class: "chip" }, t("config.stun_short", { time: formatLeft((config.stun_s ?? 0) * 1000) })),
-      h("span", { class: "chip" }, t("config.immunity_short", { count: config.escape_immunity_s ?? 0 })),
-      h("span", { class: "chip" }, config.pick_timeout_s
-        ? t("config.pick_timeout_short", { count: config.pick_timeout_s })
-        : t("config.no_pick_timeout"))),
-    gameControls(app, game, ui));
+function head(app, game) {
+  const config = game.view.game.config || {};
+  return gameHead(app, game, {
+    chips: [
+      t("config.stun_short", { time: formatLeft((config.stun_s ?? 0) * 1000) }),
+      t("config.immunity_short", { count: config.escape_immunity_s ?? 0 }),
+      config.pick_timeout_s ? t("config.pick_timeout_short", { count: config.pick_timeout_s }) : t("config.no_pick_timeout"),
+    ],
+  });
 }
 
-function addPlayers(app, game) {
-  const ui = app.ui;
-  const busy = Boolean(ui.adding);
-  return h("section", { class: "add-players" },
-    h("h2", {}, t("add.title")),
-    h("form", {
-      class: "add-one",
-      onsubmit: (event) => {
-        event.preventDefault();
-        const name = (ui.newName || "").trim();
-        if (name) addMembers(app, game, [name], { role: ui.newRole || "player", done: () => { ui.newName = ""; } });
-      },
-    },
-    h("input", {
-      id: "player-name", testid: "player-name", value: ui.newName || "", placeholder: t("add.name"),
-      autocomplete: "off", "aria-label": t("add.name"), oninput: (e) => { ui.newName = e.target.value; },
-    }),
-    h("select", {
-      testid: "player-role", "aria-label": t("add.role"), onchange: (e) => { ui.newRole = e.target.value; },
-    }, ROLES.map((role) => h("option", { value: role, selected: (ui.newRole || "player") === role }, t(`role.${role}`)))),
-    h("button", { type: "submit", class: "primary", testid: "add-player", disabled: busy }, t("add.one"))),
-    h("form", {
-      class: "add-many",
-      onsubmit: (event) => {
-        event.preventDefault();
-        const names = (ui.nameList || "").split("\n").map((n) => n.trim()).filter(Boolean);
-        if (names.length) addMembers(app, game, names, { role: "player", done: (added) => {
-          ui.nameList = names.slice(added).join("\n");
-        } });
-      },
-    },
-    h("label", { for: "player-list-input" }, t("add.paste")),
-    h("textarea", {
-      id: "player-list-input", testid: "player-list-input", rows: "5", placeholder: t("add.paste_placeholder"),
-      oninput: (e) => { ui.nameList = e.target.value; },
-    }, ui.nameList || ""),
-    h("button", { type: "submit", class: "primary", testid: "add-players", disabled: busy }, t("add.many"))),
-    ui.addStatus && h("div", { class: "hint", testid: "add-status" }, ui.addStatus));
-}
-
-function nameOf(view, playerId) {
-  return view.members?.[playerId]?.name ?? view.players?.[playerId]?.name ?? playerId;
-}
 
 // Active duels; one whose pick deadline has passed has ended by itself.
 function activeDuels(view) {
@@ -180,13 +128,13 @@ function playerDetail(app, game, p) {
         onclick: () => app.set({ grantFor: ui.grantFor === p.player_id ? null : p.player_id }),
       }, t("grant.card")),
       !(p.items || []).includes("crossbow") && h("button", {
-        class: "secondary", testid: `grant-crossbow-${p.player_id}`, disabled: sending(game, "grant_item", p.player_id), onclick: () => send({ type: "grant_item", item: "crossbow" }),
+        class: "secondary", testid: `grant-crossbow-${p.player_id}`, disabled: sending(game, "grant_item", { player_id: p.player_id }), onclick: () => send({ type: "grant_item", item: "crossbow" }),
       }, t("grant.crossbow")),
       p.alive && p.wounded && h("button", {
-        class: "secondary", testid: `heal-${p.player_id}`, disabled: sending(game, "heal", p.player_id), onclick: () => send({ type: "heal" }),
+        class: "secondary", testid: `heal-${p.player_id}`, disabled: sending(game, "heal", { player_id: p.player_id }), onclick: () => send({ type: "heal" }),
       }, t("action.heal")),
       !p.alive && h("button", {
-        class: "secondary", testid: `revive-${p.player_id}`, disabled: sending(game, "revive", p.player_id), onclick: () => send({ type: "revive" }),
+        class: "secondary", testid: `revive-${p.player_id}`, disabled: sending(game, "revive", { player_id: p.player_id }), onclick: () => send({ type: "revive" }),
       }, t("action.revive"))),
     ui.grantFor === p.player_id && grantForm(app, game, p));
 }

@@ -133,7 +133,7 @@ function leaveDuel(game, duel) {
   }
   return h("button", {
     class: "danger wide leave-duel", testid: "leave-duel",
-    disabled: sending(game, "leave_duel", (c) => c.duel_id === duel.duel_id),
+    disabled: sending(game, "leave_duel", { duel_id: duel.duel_id }),
     onclick: () => {
       markRevealSeen(duel.duel_id); // the one who leaves needs no screen saying the duel is off
       game.send({ type: "leave_duel", duel_id: duel.duel_id });

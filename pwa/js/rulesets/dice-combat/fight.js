@@ -10,7 +10,6 @@ import {
 } from "./common.js";
 import { sending } from "../../views/common.js";
 
-export { sending };
 
 export function beginFight(app, game) {
   const view = game.view;
@@ -371,14 +370,14 @@ function pendingAttacks(app, game) {
           const player = memberOf(view, roller?.player_id);
           return h("button", {
             class: "secondary", testid: `gm-roll-${part}-${attack.attack_id}`,
-            disabled: sending(game, "roll", (c) => c.attack_id === attack.attack_id && c.part === part),
+            disabled: sending(game, "roll", { attack_id: attack.attack_id, part: part }),
             title: t("dc.pending.gm_roll_hint"),
             onclick: () => game.send({ type: "roll", attack_id: attack.attack_id, part }),
           }, t(`dc.pending.gm_roll_${part}`), player ? h("span", { class: "muted tiny" }, ` (${t("dc.pending.for", { name: player.name })})`) : null);
         }),
         h("button", {
           class: "secondary", testid: `cancel-attack-${attack.attack_id}`,
-          disabled: sending(game, "cancel_attack", (c) => c.attack_id === attack.attack_id),
+          disabled: sending(game, "cancel_attack", { attack_id: attack.attack_id }),
           onclick: () => game.send({ type: "cancel_attack", attack_id: attack.attack_id }),
         }, t("dc.pending.cancel"))),
     })));
@@ -418,7 +417,7 @@ export function chases(app, game) {
           h("div", { class: "muted" }, t("dc.chase.lead_change", { before: rolled.data.lead_before, after: rolled.data.lead }))),
         h("div", { class: "actions" },
           h("button", {
-            class: "primary", testid: "chase-round", disabled: sending(game, "chase_round", (c) => c.chase_id === chase.chase_id),
+            class: "primary", testid: "chase-round", disabled: sending(game, "chase_round", { chase_id: chase.chase_id }),
             onclick: () => game.send({ type: "chase_round", chase_id: chase.chase_id }),
           }, t("dc.chase.run")),
           h("button", {

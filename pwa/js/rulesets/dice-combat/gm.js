@@ -7,8 +7,8 @@ import { eventsOf, syncLog } from "./dicelog.js";
 import {
   chasesOf, combatantOf, combatantsOf, conditionChip, diceFaces, livesBar, livesText, memberOf, nameOf, refusalText, signed, woundText, woundsOf,
 } from "./common.js";
-import { gameControls, gmPlayers, seedSection } from "../../views/common.js";
-import { beginFight, chases, fightPanel, sending } from "./fight.js";
+import { gameHead, gmPlayers, seedSection, sending } from "../../views/common.js";
+import { beginFight, chases, fightPanel } from "./fight.js";
 import { playerChoices, sheetEditor } from "./sheets.js";
 
 export function diceGmScreen(app, game) {
@@ -16,7 +16,7 @@ export function diceGmScreen(app, game) {
   syncLog(game, app.render);
   const view = game.view;
   return h("main", { class: "dice-gm", testid: "dice-gm" },
-    gameHead(app, game),
+    head(app, game),
     h("div", { class: "gm-columns" },
       h("div", { class: "gm-main" },
         view.fight ? fightPanel(app, game) : view.game.status !== "ended" && beginFight(app, game),
@@ -30,17 +30,13 @@ export function diceGmScreen(app, game) {
         seedSection(view))));
 }
 
-function gameHead(app, game) {
-  const info = game.view.game;
-  const ui = app.ui.dice;
-  return h("section", { class: "game-head" },
-    h("h1", { testid: "game-name" }, info.name),
-    h("div", { class: "game-meta" },
-      h("span", { class: `chip status-${info.status}`, testid: "game-status", "data-status": info.status }, t(`status.${info.status}`)),
-      h("span", { class: "chip" }, t("dc.ruleset")),
-      info.config?.initiative_once && h("span", { class: "chip" }, t("dc.initiative_once"))),
-    gameControls(app, game, ui));
+function head(app, game) {
+  return gameHead(app, game, {
+    ui: app.ui.dice,
+    chips: [t("dc.ruleset"), game.view.game.config?.initiative_once && t("dc.initiative_once")],
+  });
 }
+
 
 function roster(app, game) {
   const view = game.view;
@@ -114,7 +110,7 @@ function combatantDetail(app, game, c) {
         onchange: (e) => game.send({ type: "link_player", combatant_id: id, player_id: e.target.value || null }),
       })),
       fight && !c.in_fight && c.condition !== "dead" && h("button", {
-        class: "secondary", testid: `join-fight-${id}`, disabled: sending(game, "join_fight", (x) => x.combatant_id === id),
+        class: "secondary", testid: `join-fight-${id}`, disabled: sending(game, "join_fight", { combatant_id: id }),
         onclick: () => game.send({ type: "join_fight", combatant_id: id }),
       }, t("dc.join_fight")),
       c.sprint && h("button", {

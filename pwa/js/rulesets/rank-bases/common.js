@@ -6,10 +6,6 @@ import { rows } from "../../keyed.js";
 import { markRevealSeen, seenReveal } from "../../session.js";
 import { RANKS, rankName, teamColor, teamName, teams } from "./ranks.js";
 
-// A command of this type, with these fields, is queued or sent but not yet in the view.
-export function sending(game, type, fields = {}) {
-  return game.inFlight().some((c) => c.type === type && Object.entries(fields).every(([k, v]) => c[k] === v));
-}
 
 export function teamBadge(view, teamId, attrs = {}) {
   return h("span", { class: "team-badge", style: `--team: ${teamColor(view, teamId)}`, ...attrs },

@@ -1,12 +1,13 @@
 // A rank-bases leader's phone (the base): incoming raids and their defenders in order,
 // deliveries, new rank papers, the team (ranks behind a switch), the tree and the stash.
+import { sending } from "../../views/common.js";
 import { buzz } from "../../alerts.js";
 import { rows } from "../../keyed.js";
 import { h } from "../../dom.js";
 import { t } from "../../i18n.js";
 import { carriesAnything, deliveryPreview, isOut, rankName, setupProblems, teamName } from "./ranks.js";
 import {
-  carryingText, partChip, partsList, rankSelect, scoresStrip, sending, statusBanners, teamBadge,
+  carryingText, partChip, partsList, rankSelect, scoresStrip, statusBanners, teamBadge,
 } from "./common.js";
 
 const SHOW_RANKS_MS = 15000;

@@ -6,8 +6,8 @@ import { errorText, getLang, t } from "../../i18n.js";
 import { api } from "../../api.js";
 import { count, rows } from "../../keyed.js";
 import { isOut, rankName, setupProblems, teamColor, teamName, teams } from "./ranks.js";
-import { addMembers, gameControls, matchesFilter, membersList, playerFilter, playerRowHead, seedSection } from "../../views/common.js";
-import { carryingText, partsList, rankSelect, sending, teamBadge } from "./common.js";
+import { gameHead, matchesFilter, memberForm, membersList, nameOf, playerFilter, playerRowHead, seedSection, sending } from "../../views/common.js";
+import { carryingText, partsList, rankSelect, teamBadge } from "./common.js";
 
 const ROLES = ["player", "leader", "organizer", "spectator"];
 const RAID_OPEN = ["awaiting_defenders", "won"];
@@ -19,7 +19,7 @@ export function rankOrganizerScreen(app, game) {
     game.errors = game.errors.filter((e) => e.code !== "invalid_setup");
   }
   return h("main", { class: "organizer rank-org" },
-    gameHead(app, game),
+    head(app, game),
     setupError(game),
     duels(game),
     raids(game),
@@ -29,10 +29,6 @@ export function rankOrganizerScreen(app, game) {
     boardLink(app, game),
     membersList(view, (m) => m.role === "organizer" || m.role === "spectator"),
     seedSection(view));
-}
-
-function nameOf(view, playerId) {
-  return view.members?.[playerId]?.name ?? view.players?.[playerId]?.name ?? playerId;
 }
 
 // The players the search box lets through, in the order they joined.
@@ -50,24 +46,19 @@ function raidList(view) {
   return rows(view.raids, "raid_id");
 }
 
-function gameHead(app, game) {
+function head(app, game) {
   const view = game.view;
-  const info = view.game;
-  const ui = app.ui;
-  const ranks = info.config?.ranks || [];
-  return h("section", { class: "game-head" },
-    h("h1", { testid: "game-name" }, info.name),
-    h("div", { class: "game-meta" },
-      h("span", { class: `chip status-${info.status}`, testid: "game-status", "data-status": info.status }, t(`status.${info.status}`)),
-      h("span", { class: "chip" }, t("org.teams_count", { count: teams(view).length }))),
-    h("details", { class: "config-ranks", testid: "config-ranks" },
+  const ranks = view.game.config?.ranks || [];
+  return gameHead(app, game, {
+    chips: [t("org.teams_count", { count: teams(view).length })],
+    extra: h("details", { class: "config-ranks", testid: "config-ranks" },
       h("summary", {}, t("org.ranks_config")),
       h("ol", { class: "rank-list" }, ranks.map((r) => h("li", {}, h("b", {}, r.name), " · ", t("status.lives", { count: r.lives })))),
       h("p", { class: "hint" }, t("org.ranks_fixed"))),
-    gameControls(app, game, ui, {
-      links: h("a", { class: "button secondary", href: "#/board", testid: "open-board" }, t("board.open")),
-    }));
+    links: h("a", { class: "button secondary", href: "#/board", testid: "open-board" }, t("board.open")),
+  });
 }
+
 
 // A start refused with invalid_setup: what each team still lacks (the server's reasons, in the
 // reader's words), one problem a line.
@@ -183,58 +174,13 @@ function playerRow(app, game, { p, lobby, open, raid }) {
 
 function addPlayers(app, game) {
   const view = game.view;
-  const ui = app.ui;
-  const busy = Boolean(ui.adding);
-  const list = teams(view);
-  ui.newTeam ??= list[0]?.team_id ?? "";
-  const role = ui.newRole || "player";
-  const needsTeam = role === "player" || role === "leader";
-  const teamPicker = (testid) => h("select", {
-    testid, "aria-label": t("org.team"), onchange: (e) => { ui.newTeam = e.target.value; app.render(); },
-  }, list.map((team) => h("option", { value: team.team_id, selected: ui.newTeam === team.team_id }, team.name)));
-  return h("section", { class: "add-players" },
-    h("h2", {}, t("org.add_title")),
-    view.game.status !== "lobby" && h("p", { class: "hint" }, t("org.add_after_start")),
-    h("form", {
-      class: "add-one",
-      onsubmit: (event) => {
-        event.preventDefault();
-        const name = (ui.newName || "").trim();
-        if (name) addNames(app, game, [name], role, needsTeam ? ui.newTeam : null, () => { ui.newName = ""; });
-      },
-    },
-    h("input", {
-      testid: "player-name", value: ui.newName || "", placeholder: t("add.name"),
-      autocomplete: "off", "aria-label": t("add.name"), oninput: (e) => { ui.newName = e.target.value; },
-    }),
-    h("select", {
-      testid: "player-role", "aria-label": t("add.role"), onchange: (e) => { ui.newRole = e.target.value; app.render(); },
-    }, ROLES.map((r) => h("option", { value: r, selected: role === r }, t(`role.${r}`)))),
-    needsTeam && teamPicker("player-team"),
-    h("button", { type: "submit", class: "primary", testid: "add-player", disabled: busy }, t("add.one"))),
-    h("form", {
-      class: "add-many",
-      onsubmit: (event) => {
-        event.preventDefault();
-        const names = (ui.nameList || "").split("\n").map((n) => n.trim()).filter(Boolean);
-        if (names.length) addNames(app, game, names, "player", ui.newTeam, (added) => {
-          ui.nameList = names.slice(added).join("\n");
-        });
-      },
-    },
-    h("label", { for: "player-list-input" }, t("org.paste", { team: teamName(view, ui.newTeam) })),
-    teamPicker("list-team"),
-    h("textarea", {
-      id: "player-list-input", testid: "player-list-input", rows: "5", placeholder: t("add.paste_placeholder"),
-      oninput: (e) => { ui.nameList = e.target.value; },
-    }, ui.nameList || ""),
-    h("button", { type: "submit", class: "primary", testid: "add-players", disabled: busy }, t("add.many"))),
-    ui.addStatus && h("div", { class: "hint", testid: "add-status" }, ui.addStatus));
+  return memberForm(app, game, {
+    roles: ROLES, teams: teams(view), teamRoles: ["player", "leader"], title: t("org.add_title"),
+    pasteLabel: (team) => t("org.paste", { team: teamName(view, team) }),
+    note: view.game.status !== "lobby" && h("p", { class: "hint" }, t("org.add_after_start")),
+  });
 }
 
-function addNames(app, game, names, role, team, done) {
-  return addMembers(app, game, names, { role, team, done });
-}
 
 // A screen for the scoreboard: a spectator whose link opens straight on the board.
 function boardLink(app, game) {

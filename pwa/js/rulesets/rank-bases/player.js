@@ -7,9 +7,9 @@ import { t } from "../../i18n.js";
 import { qrSvg } from "../../qr.js";
 import { duelOutcome, isOut, livesTellRank, rankName, teamColor, teamName, teams } from "./ranks.js";
 import { rows } from "../../keyed.js";
-import { codeForm, playersList, sendCode, typedPlayer } from "../../views/common.js";
+import { codeForm, playersList, sendCode, sending, typedPlayer } from "../../views/common.js";
 import { scanner, stopScan } from "../../views/scanner.js";
-import { carryingText, markSeen, partChip, scoresStrip, seen, sending, statusBanners, teamBadge } from "./common.js";
+import { carryingText, markSeen, partChip, scoresStrip, seen, statusBanners, teamBadge } from "./common.js";
 
 const TAP_MS = 700;        // a press shorter than this is a tap: the rank stays a few seconds
 const SHOW_AFTER_TAP_MS = 3000;

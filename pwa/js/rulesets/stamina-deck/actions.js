@@ -2,10 +2,11 @@
 // what it must answer now (initiative, a shot, owed cards), its hand (tap cards to pick them), its
 // bouts with the face-down play, and the actions of its turn. Buttons the server would refuse
 // are greyed with the reason; the server still decides.
+import { sending } from "../../views/common.js";
 import { h } from "../../dom.js";
 import { t } from "../../i18n.js";
 import { aidsOf, boutsOf, cardLabel, charactersOf, debtOf, duty, fighting, nameOf, opponent, refusal } from "./stamina.js";
-import { boutBox, cardChips, cardFace, refusalText, sending } from "./common.js";
+import { boutBox, cardChips, cardFace, refusalText } from "./common.js";
 
 export function deckUi(app) {
   app.ui.deck ??= { sel: {}, target: {}, aidName: "" };
@@ -54,7 +55,7 @@ export function actorPanel(app, game, c, { mine = new Set(), hooks = true } = {}
 }
 
 function choosePrompt(app, game, c) {
-  const choosing = sending(game, "choose_initiative", (x) => x.character_id === c.character_id);
+  const choosing = sending(game, "choose_initiative", { character_id: c.character_id });
   return h("section", { class: "prompt", testid: "deck-choose" },
     h("div", { class: "prompt-title" }, t("sd.choose.title")),
     h("p", { class: "hint" }, t("sd.choose.hint")),
@@ -68,7 +69,7 @@ function defendPrompt(app, game, c, shot) {
   const view = game.view;
   const [card] = picked(app, c);
   const base = c.defence_number + c.cover + shot.bonus;
-  const busy = sending(game, "defend", (x) => x.character_id === c.character_id);
+  const busy = sending(game, "defend", { character_id: c.character_id });
   return h("section", { class: "prompt", testid: "deck-defend-prompt" },
     h("div", { class: "prompt-title" }, t("sd.defend.title", { shooter: nameOf(view, shot.shooter), attack: shot.attack })),
     h("p", {}, t("sd.defend.numbers", { number: c.defence_number, cover: c.cover, bonus: shot.bonus ? t("sd.defend.bonus", { n: shot.bonus }) : "" })),
@@ -93,7 +94,7 @@ function givePrompt(app, game, c, debt) {
     h("div", { class: "prompt-title" }, t(`sd.give.title_${debt.to}`, { count: debt.count })),
     h("p", { class: "hint" }, t(debt.to === "deck" ? "sd.give.hint_deck" : "sd.give.hint", { count: debt.count, deck: c.counts.deck })),
     actButton(label, why, {
-      testid: "deck-give", cls: "primary wide", busy: sending(game, "give_cards", (x) => x.character_id === c.character_id),
+      testid: "deck-give", cls: "primary wide", busy: sending(game, "give_cards", { character_id: c.character_id }),
       onclick: () => send(app, game, c, { type: "give_cards", card_ids: cards.map((card) => card.card_id) }),
     }));
 }
@@ -131,7 +132,7 @@ function playButton(app, game, c, bout) {
       : blocked ? t("sd.play.generic")
         : fromDeck ? t("sd.play.deck")
           : cards.length ? t("sd.play.card", { card: cardLabel(cards[0]) }) : t("sd.play.pick");
-  const busy = sending(game, "play", (x) => x.bout_id === bout.bout_id && x.character_id === c.character_id);
+  const busy = sending(game, "play", { bout_id: bout.bout_id, character_id: c.character_id });
   return h("div", { class: "play-row" },
     actButton(label, why === "must_play_hand" && !cards.length ? "pick_cards" : why, {
       testid: "deck-play", cls: "primary wide", busy, quiet: Boolean(bout.down[c.character_id]) || why === "exchanges_done",
@@ -152,7 +153,7 @@ function turnActions(app, game, c) {
   const target = targets.find((x) => x.character_id === ui.target[c.character_id])
     ?? targets.find((x) => x.side !== c.side) ?? targets[0];
   const why = (action, extra = {}) => refusal(view, c, action, { cards, ...extra });
-  const busy = (type) => sending(game, type, (x) => x.character_id === c.character_id);
+  const busy = (type) => sending(game, type, { character_id: c.character_id });
   const aids = aidsOf(view);
   const empty = !c.counts.hand;
   return h("section", { class: "turn-actions", testid: "deck-actions" },
@@ -207,7 +208,7 @@ function renew(app, game, c) {
   return h("section", { class: "prompt" },
     h("p", {}, t("sd.renew.hint", { count: c.counts.discard })),
     actButton(t("sd.renew.submit"), refusal(game.view, c, "renew_deck"), {
-      testid: "deck-renew", cls: "primary wide", busy: sending(game, "renew_deck", (x) => x.character_id === c.character_id),
+      testid: "deck-renew", cls: "primary wide", busy: sending(game, "renew_deck", { character_id: c.character_id }),
       onclick: () => send(app, game, c, { type: "renew_deck" }),
     }));
 }

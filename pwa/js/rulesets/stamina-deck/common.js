@@ -5,7 +5,6 @@ import { errorText, t } from "../../i18n.js";
 import { ACTIONS, EXCHANGES, LIMPING_MOVES, SUITS, cardLabel, characterOf, charactersOf, isRed, nameOf } from "./stamina.js";
 import { sending } from "../../views/common.js";
 
-export { sending };
 
 // Why the server would refuse (or did refuse) something, in this ruleset's words.
 export function refusalText(code) {

@@ -8,10 +8,10 @@ import {
   FormError, SHEET_NUMBERS, WEAPON_NUMBERS, blankCharacter, boutsIn, characterCommand, characterOf, charactersOf, contactPairs, distance,
   fighting, freeSquare, nameOf, waitedFor, waitingOn,
 } from "./stamina.js";
-import { gameControls, gmPlayers, seedSection } from "../../views/common.js";
+import { gameHead, gmPlayers, seedSection, sending } from "../../views/common.js";
 import { actorPanel, deckUi } from "./actions.js";
 import {
-  boutBox, cardChips, cardFace, countsLine, feedList, livesBar, livesText, loadedChip, orderList, refusalText, roundLine, sending,
+  boutBox, cardChips, cardFace, countsLine, feedList, livesBar, livesText, loadedChip, orderList, refusalText, roundLine,
   statsGrid, waitingLine, woundChip,
 } from "./common.js";
 import { matView } from "./mat.js";
@@ -21,7 +21,7 @@ export function deckGmScreen(app, game) {
   const ui = deckUi(app);
   follow(ui, view);
   return h("main", { class: "deck-gm", testid: "deck-gm" },
-    gameHead(app, game),
+    head(app, game),
     h("div", { class: "gm-columns" },
       h("div", { class: "gm-main" },
         roundBar(app, game),
@@ -46,18 +46,14 @@ function follow(ui, view) {
   if (!characterOf(view, ui.actor)) ui.actor = charactersOf(view)[0]?.character_id ?? null;
 }
 
-function gameHead(app, game) {
-  const info = game.view.game;
-  const ui = deckUi(app);
-  const config = info.config || {};
-  return h("section", { class: "game-head" },
-    h("h1", { testid: "game-name" }, info.name),
-    h("div", { class: "game-meta" },
-      h("span", { class: `chip status-${info.status}`, testid: "game-status", "data-status": info.status }, t(`status.${info.status}`)),
-      h("span", { class: "chip" }, t("sd.ruleset")),
-      h("span", { class: "chip" }, t("sd.config.summary", { deck: config.stamina_deck_size ?? 20, light: config.wound_light ?? 2, medium: config.wound_medium ?? 5 }))),
-    gameControls(app, game, ui));
+function head(app, game) {
+  const config = game.view.game.config || {};
+  return gameHead(app, game, {
+    ui: deckUi(app),
+    chips: [t("sd.ruleset"), t("sd.config.summary", { deck: config.stamina_deck_size ?? 20, light: config.wound_light ?? 2, medium: config.wound_medium ?? 5 })],
+  });
 }
+
 
 // The round: start the next one, the order with the turn, what the table waits for.
 function roundBar(app, game) {
@@ -144,7 +140,7 @@ function fights(app, game) {
           type: "button", class: "secondary small-button", onclick: () => { ui.actor = id; app.render(); },
         }, t("sd.act.for", { name: nameOf(view, id) }))),
         h("button", {
-          type: "button", class: "secondary small-button", testid: `deck-disengage-${b.bout_id}`, disabled: sending(game, "disengage", (x) => x.bout_id === b.bout_id),
+          type: "button", class: "secondary small-button", testid: `deck-disengage-${b.bout_id}`, disabled: sending(game, "disengage", { bout_id: b.bout_id }),
           onclick: () => game.send({ type: "disengage", bout_id: b.bout_id }),
         }, t("sd.bouts.disengage"))),
     })),
