@@ -274,6 +274,7 @@ export default {
   "status.running": "běží",
   "status.ended": "skončila",
 
+  "game.over": "Hra skončila",
   "game.lobby": "Hra ještě nezačala.",
   "game.ended": "Hra skončila.",
   "game.start": "Spustit hru",

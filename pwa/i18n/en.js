@@ -242,6 +242,7 @@ export default {
   "status.running": "running",
   "status.ended": "ended",
 
+  "game.over": "The game is over",
   "game.lobby": "The game has not started yet.",
   "game.ended": "The game is over.",
   "game.start": "Start the game",

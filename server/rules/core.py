@@ -3,6 +3,7 @@
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields
 from functools import cached_property
+from pathlib import Path
 from types import MemberDescriptorType
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Literal, Protocol, TypeVar
 
@@ -130,6 +131,9 @@ class Ruleset(Generic[S]):
     sight: Sight[S] | None = None  # without one, every viewer's whole view is private
     # What a viewer may do now, by action (server/rules/offers.py); the view carries it as `may`.
     offers: "Callable[[S, Member, int], Mapping[str, Offer]]" = lambda state, viewer, now: {}
+    # The folder of its phone side when it lives outside the PWA's tree (a ruleset of another
+    # package); None: pwa/js/rulesets/<id>/.
+    phone: Path | None = None
     # Raise it when what the state means changes but not its shape (its dataclasses' fields):
     # snapshots of the old meaning are then ignored (server/game/snapshots.py).
     state_version: int = 1

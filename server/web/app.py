@@ -17,6 +17,7 @@ from server.game.hub import Hub
 from server.game.referee import Referee
 from server.game.replay import Projector
 from server.game.shares import owns
+from server.rules import RULESETS
 from server.store import Store, migrate
 from server.web import api, redact
 from server.web.errors import HANDLERS
@@ -93,7 +94,8 @@ def create_app(
         Mount("/api", app=Router(api_routes, redirect_slashes=False)),
     ]
     if pwa.is_dir():  # a server without the PWA's files still serves the API
-        routes.extend(Shell(pwa).routes())
+        phones = {f"js/rulesets/{r.id}": r.phone for r in RULESETS.values() if r.phone}
+        routes.extend(Shell(pwa, phones).routes())
     # The API's JSON answers are gzipped per request (the PWA's files come gzipped already);
     # WebSockets and already-encoded answers pass through untouched.
     middleware = [

@@ -14,6 +14,7 @@ import hashlib
 import json
 import posixpath
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -81,15 +82,23 @@ def matching_tags(request: Request) -> set[str]:
     return {tag.strip().removeprefix("W/") for tag in tags}
 
 
+def files(root: Path) -> dict[str, bytes]:
+    return {
+        path.relative_to(root).as_posix(): path.read_bytes()
+        for path in sorted(root.rglob("*"))
+        if path.is_file() and not any(part.startswith(".") for part in path.parts)
+    }
+
+
 class Shell:
     """The PWA's tree in memory, served at versioned and at plain addresses."""
 
-    def __init__(self, root: Path) -> None:
-        sources = {
-            path.relative_to(root).as_posix(): path.read_bytes()
-            for path in sorted(root.rglob("*"))
-            if path.is_file() and not any(part.startswith(".") for part in path.parts)
-        }
+    def __init__(self, root: Path, mounted: Mapping[str, Path] | None = None) -> None:
+        """`mounted`: more folders, each served under its path in the tree (a ruleset's phone
+        side that lives outside it: `js/rulesets/<id>`)."""
+        sources = files(root)
+        for at, folder in (mounted or {}).items():
+            sources.update({f"{at}/{name}": body for name, body in files(folder).items()})
         tree = hashlib.sha256()
         for name, body in sources.items():
             tree.update(name.encode() + b"\0" + hashlib.sha256(body).digest())

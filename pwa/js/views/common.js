@@ -186,6 +186,18 @@ export function memberForm(app, game, { roles, teams = null, teamRoles = [], tit
     ui.addStatus && h("div", { class: "hint", testid: "add-status" }, ui.addStatus));
 }
 
+// A player's last screen once the game has ended: its own outcome (`mine`), the game's result
+// (`result`, an element or text) and the way to the replay.
+export function gameOver(game, { mine = null, result = null } = {}) {
+  return h("section", { class: "game-over", testid: "game-over" },
+    h("h2", {}, t("game.over")),
+    mine && h("p", { class: "game-over-mine", testid: "game-over-mine" }, mine),
+    result && h("div", { class: "game-over-result", testid: "game-over-result" }, result),
+    h("a", {
+      class: "button primary wide", href: `#/replay/${encodeURIComponent(game.gameId)}`, testid: "game-over-replay",
+    }, t("replay.open")));
+}
+
 // The seed's hash from the start, the seed itself after the end.
 export function seedSection(view) {
   return h("section", { class: "seed" },
