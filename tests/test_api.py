@@ -354,7 +354,7 @@ async def test_the_seed_stays_secret_until_the_end(game: Game) -> None:
 async def test_the_directory_names_every_member_and_revalidates(game: Game) -> None:
     anna, bob = await game.add("Anna"), await game.add("Bob", role="spectator")
     url = f"/api/games/{game.game_id}/players"
-    first = await game.http.get(url, headers=game.auth(bob["token"]))
+    first = await game.http.get(url, headers=game.auth(game.organizer))
     assert first.status_code == 200
     players = first.json()["players"]
     assert players[anna["player_id"]] == {
@@ -365,22 +365,47 @@ async def test_the_directory_names_every_member_and_revalidates(game: Game) -> N
     }
     assert len(players) == 3 and "token" not in first.text  # the organizer, Anna and Bob
     etag = first.headers["etag"]
-    same = await game.http.get(url, headers={**game.auth(anna["token"]), "If-None-Match": etag})
+    same = await game.http.get(url, headers={**game.auth(game.organizer), "If-None-Match": etag})
     assert same.status_code == 304 and same.headers["etag"] == etag
-    one = await game.http.get(
-        url, params={"code": anna["code"].lower()}, headers=game.auth(anna["token"])
-    )
+    organizer = game.auth(game.organizer)
+    one = await game.http.get(url, params={"code": anna["code"].lower()}, headers=organizer)
     assert list(one.json()["players"]) == [anna["player_id"]]
-    none = await game.http.get(url, params={"code": "ZZZZ"}, headers=game.auth(anna["token"]))
+    none = await game.http.get(url, params={"code": "ZZZZ"}, headers=organizer)
     assert none.json() == {"players": {}}
     for odd in ("ł", "é", "\u2028", '"', anna["player_id"]):  # no code: never in a header as it is
-        answer = await game.http.get(url, params={"code": odd}, headers=game.auth(anna["token"]))
+        answer = await game.http.get(url, params={"code": odd}, headers=organizer)
         assert answer.status_code == 200 and answer.json() == {"players": {}}
         assert answer.headers["etag"].isascii() and answer.headers["etag"].count('"') == 2
     await game.add("Cyril")  # a new member: a new version
-    fresh = await game.http.get(url, headers={**game.auth(anna["token"]), "If-None-Match": etag})
+    fresh = await game.http.get(url, headers={**organizer, "If-None-Match": etag})
     assert fresh.status_code == 200 and len(fresh.json()["players"]) == 4
     error(await game.http.get(url), 401, "unauthorized")
+
+
+async def test_a_players_code_goes_to_its_owner_and_the_organizer_only(game: Game) -> None:
+    """The code proves a touch: no other token gets it, nor may look a member up by it."""
+    anna, bob = await game.add("Anna"), await game.add("Bob")
+    watcher = await game.add("Eve", role="spectator")
+    url = f"/api/games/{game.game_id}/players"
+    for member in (anna, bob, watcher):
+        answer = await game.http.get(url, headers=game.auth(member["token"]))
+        players = answer.json()["players"]
+        assert len(players) == 4 and players[anna["player_id"]]["name"] == "Anna"
+        codes = {pid: p.get("code") for pid, p in players.items()}
+        assert codes == {
+            pid: (member["code"] if pid == member["player_id"] else None) for pid in players
+        }
+        others = {m["code"] for m in (anna, bob, watcher) if m is not member}
+        assert not any(code in answer.text for code in others)
+        lookup = await game.http.get(
+            url, params={"code": bob["code"]}, headers=game.auth(member["token"])
+        )
+        error(lookup, 403, "forbidden")
+    # Each reader's answer has its own tag: one phone's copy is never another's.
+    tags = set()
+    for member in (anna, bob):
+        tags.add((await game.http.get(url, headers=game.auth(member["token"]))).headers["etag"])
+    assert len(tags) == 2
 
 
 async def test_a_command_id_of_another_command_cannot_add_players(game: Game) -> None:

@@ -1,5 +1,6 @@
-// The game's directory (GET /api/games/{gid}/players): every member's name, code, role and
-// team. Views carry no roster, so names and codes of other players come from here. Kept in memory
+// The game's directory (GET /api/games/{gid}/players): every member's name, role and team, and
+// codes for the organizer only (a player gets its own: a code proves a touch, so a phone learns
+// another's code by reading it off that phone). Views carry no roster, so names come from here. Kept in memory
 // and in localStorage (offline use) with its ETag; a name or code it does not know (a player who
 // joined since) makes it revalidate with If-None-Match, which answers 304 when nobody joined.
 import { api } from "./api.js";

@@ -187,24 +187,34 @@ async def players(request: Request) -> Response:
 
 async def directory(request: Request) -> Response:
     """The game's members, for any of its tokens: what views no longer carry. Members only
-    join, so their number is the directory's version (and a code's answer never changes)."""
-    table, _ = await seat(request)
+    join, so their number is the directory's version (and a code's answer never changes).
+
+    A code proves a touch (a player reads it off the other's phone), so it goes to its owner
+    and to the organizers only: anybody else gets names, roles and teams, and may not look a
+    member up by code (answering that would let a phone try codes until one answers)."""
+    table, viewer = await seat(request)
     members = table.committed_state.roster.members
+    sees_codes = viewer.role == "organizer"
     code = request.query_params.get("code")
+    if code is not None and not sees_codes:
+        raise RuleError("forbidden", "only an organizer looks a member up by code")
     if code is None:
         listed = list(members.values())
     else:
         found = table.committed_state.roster.find(code)
         listed = [] if found is None or found.player_id == code else [found]
     # The tag names what was asked by the member found, not by the code as typed: a header
-    # holds latin-1 only, and the query may hold anything.
+    # holds latin-1 only, and the query may hold anything. A non-organizer's answer holds its
+    # own code: its tag is its own.
     asked = "" if code is None else "-" + (listed[0].player_id if listed else "none")
-    etag = f'"{table.game_id}-{len(members)}{asked}"'
+    reader = "" if sees_codes else f"-{viewer.player_id}"
+    etag = f'"{table.game_id}-{len(members)}{asked}{reader}"'
     headers = {"ETag": etag, "Cache-Control": "private, no-cache"}
     if etag in (tag.strip() for tag in request.headers.get("if-none-match", "").split(",")):
         return Response(status_code=304, headers=headers)
     players = {
-        m.player_id: {"name": m.name, "code": m.code, "role": m.role, "team_id": m.team}
+        m.player_id: {"name": m.name, "role": m.role, "team_id": m.team}
+        | ({"code": m.code} if sees_codes or m.player_id == viewer.player_id else {})
         for m in listed
     }
     return JSONResponse({"players": players}, headers=headers)

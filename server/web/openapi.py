@@ -94,13 +94,10 @@ SHAPES: dict[str, Json] = {
         {
             "players": {
                 "type": "object",
+                # A code: on an organizer's answer, and on the reader's own line.
                 "additionalProperties": shape(
-                    {
-                        "name": {"type": "string"},
-                        "code": {"type": "string"},
-                        "role": MEMBER_ROLE,
-                        "team_id": NULLABLE_STRING,
-                    }
+                    {"name": {"type": "string"}, "role": MEMBER_ROLE, "team_id": NULLABLE_STRING},
+                    {"code": {"type": "string"}},
                 ),
             }
         }
@@ -401,7 +398,7 @@ def spec(admin: bool, open_creation: bool) -> Json:
                         },
                     },
                     parameters=[
-                        query("code", {"type": "string"}, "only the member with this code"),
+                        query("code", {"type": "string"}, "only the member with this code (organizer)"),
                         {
                             "name": "If-None-Match",
                             "in": "header",

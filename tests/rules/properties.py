@@ -78,6 +78,9 @@ def seen_safely(driver: Driver[Any], viewer: Member, view: Json, supply: Supply[
     if not ended(driver):  # the seed is revealed by game_ended, and not before
         assert driver.seed.hex() not in text, viewer
     supply.secrets(driver, viewer, view)
+    if viewer.role != "organizer":  # a code proves a touch: its owner's and the organizer's
+        codes = {m.code for m in driver.state.roster.members.values() if m != viewer}
+        assert not codes & strings(view), (viewer, codes & strings(view))
 
 
 # -- (a) replay equals live ----------------------------------------------------------------------
