@@ -14,6 +14,7 @@ const RETRY_DRAIN_MS = 8000;
 // name them: `expiring`, command type -> banner code) after this long, unless the game's config
 // says `challenge_expiry_s`.
 const EXPIRY_S = 60; // unless the game's config says `challenge_expiry_s`
+const EXPIRY_CHECK_MS = 1000;
 // A refused command's banner: long enough to read, gone before it reads as a lasting state.
 const ERROR_SHOW_MS = 8000;
 
@@ -81,11 +82,14 @@ export class Game extends EventTarget {
     window.addEventListener("offline", this.onOffline);
     document.addEventListener("visibilitychange", this.onVisible);
     this.timer = setInterval(() => this.queued.length && this.drain(), RETRY_DRAIN_MS);
+    // A queued command whose time has passed says so at once, signal or not.
+    this.expiryTimer = setInterval(() => this.expireQueued(), EXPIRY_CHECK_MS);
   }
 
   stop() {
     this.socket?.stop();
     clearInterval(this.timer);
+    clearInterval(this.expiryTimer);
     window.removeEventListener("online", this.onOnline);
     window.removeEventListener("offline", this.onOffline);
     document.removeEventListener("visibilitychange", this.onVisible);
@@ -124,11 +128,12 @@ export class Game extends EventTarget {
 
   // GET the view over HTTP: a first paint before the socket is up, a resync, a clock sample.
   async refresh() {
+    const early = earlyView(this.gameId, this.token);
     const sent = Date.now();
     try {
-      const message = await api.view(this.gameId, this.token);
-      clock.sample(sent, Date.now(), message.server_time);
-      this.applyView(message);
+      const answer = early ? await early : { message: await api.view(this.gameId, this.token), sent };
+      clock.sample(answer.sent, answer.received ?? Date.now(), answer.message.server_time);
+      this.applyView(answer.message);
     } catch (err) {
       if (err instanceof ApiError && !err.transient) this.refuse(err);
     }
@@ -185,28 +190,17 @@ export class Game extends EventTarget {
   async deliver(entry) {
     const expired = this.expiry(entry);
     if (expired) {
-      await outbox.remove(entry.command_id);
-      this.addError(entry, { code: expired });
-      await this.loadQueue();
+      await this.expire(entry, expired);
       return true;
     }
     let answer;
-    if (this.socket.isOpen) {
-      try {
-        answer = await this.socket.send(entry);
-      } catch {
-        return false;
-      }
-      // Over a rate limit, or the game could not be saved: not a refusal, send it again later.
-      if (answer.error && RETRY_LATER.has(answer.error.code)) return false;
-    } else {
-      try {
-        answer = await api.command(this.gameId, this.token, entry.command_id, entry.command);
-      } catch (err) {
-        if (!(err instanceof ApiError) || err.transient) return false;
-        answer = { error: { code: err.code, message: err.message } };
-      }
+    this.onTheWay = entry.command_id; // sent: its answer decides, not its age
+    try {
+      answer = await this.answerTo(entry);
+    } finally {
+      this.onTheWay = null;
     }
+    if (answer === null) return false;
     await outbox.remove(entry.command_id);
     if (answer.error) {
       this.addError(entry, answer.error);
@@ -220,6 +214,43 @@ export class Game extends EventTarget {
     return true;
   }
 
+  // One entry over the socket, or over HTTP when it is closed: the answer (ack or refusal), or
+  // null when none came and it must be sent again later.
+  async answerTo(entry) {
+    let answer;
+    if (this.socket.isOpen) {
+      try {
+        answer = await this.socket.send(entry);
+      } catch {
+        return null;
+      }
+      // Over a rate limit, or the game could not be saved: not a refusal, send it again later.
+      if (answer.error && RETRY_LATER.has(answer.error.code)) return null;
+    } else {
+      try {
+        answer = await api.command(this.gameId, this.token, entry.command_id, entry.command);
+      } catch (err) {
+        if (!(err instanceof ApiError) || err.transient) return null;
+        answer = { error: { code: err.code, message: err.message } };
+      }
+    }
+    return answer;
+  }
+
+  // Take every queued entry whose time has passed out of the outbox, with its banner.
+  async expireQueued() {
+    for (const entry of this.queued) {
+      const expired = entry.command_id !== this.onTheWay && this.expiry(entry);
+      if (expired) await this.expire(entry, expired);
+    }
+  }
+
+  async expire(entry, code) {
+    await outbox.remove(entry.command_id);
+    this.addError(entry, { code });
+    await this.loadQueue();
+  }
+
   // The banner code when this entry has waited too long to be sent, else null.
   expiry(entry) {
     const code = this.rules?.expiring?.[entry.command.type];
@@ -228,6 +259,7 @@ export class Game extends EventTarget {
   }
 
   addError(entry, error) {
+    if (this.errors.some((e) => e.id === entry.command_id)) return;
     this.errors = [...this.errors, { id: entry.command_id, ...error, command: entry.command }];
     setTimeout(() => this.dismissError(entry.command_id), ERROR_SHOW_MS);
   }
@@ -242,4 +274,18 @@ export class Game extends EventTarget {
     this.errors = this.errors.filter((e) => e.id !== id);
     this.changed();
   }
+}
+
+// The view boot.js asked for before the modules arrived, taken once by the first refresh of that
+// game: {message, sent, received}, or the ApiError api.view would throw.
+function earlyView(gameId, token) {
+  const early = globalThis.bijseEarlyView;
+  if (!early || early.game_id !== gameId || early.token !== token) return null;
+  globalThis.bijseEarlyView = null;
+  return early.answer.then(({ sent, received, status, data }) => {
+    if (status >= 200 && status < 300) return { message: data, sent, received };
+    throw new ApiError(status, data?.error?.code ?? `http_${status}`, data?.error?.message ?? "");
+  }, (err) => {
+    throw new ApiError(0, "network", String(err));
+  });
 }

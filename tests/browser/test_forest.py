@@ -2,14 +2,16 @@
 incoming challenge rings, a pick is confirmed, a duellist can leave an absent opponent, and the
 invite sheet holds players only (200 names added in one request)."""
 
+import asyncio
 import re
 from typing import Any
 
 from httpx import AsyncClient
-from playwright.async_api import Page, Request, expect
+from playwright.async_api import Page, Request, WebSocketRoute, expect
 
 from tests.browser.helpers import (
     ALERTS_RECORDER,
+    SOCKET,
     STUN_CARD,
     WOUND_CARD,
     Phone,
@@ -60,7 +62,9 @@ async def test_queued_challenge_expires_instead_of_firing_late(
     await page.get_by_test_id("challenge-submit").click()
     await expect(page.get_by_test_id("challenge-pending")).to_have_text("Výzva čeká na signál…")
     await expect(page.get_by_test_id("outbox-count")).to_have_text("1")
-    await page.clock.fast_forward("01:05")
+    await page.clock.fast_forward("00:59")
+    await expect(page.get_by_test_id("outbox-count")).to_have_text("1")  # not yet
+    await page.clock.fast_forward("00:02")  # at once once its time has passed, with no signal
     banner = page.get_by_test_id("error")
     await expect(banner).to_contain_text("Výzva vypršela")
     await expect(page.get_by_test_id("outbox-count")).to_have_text("0")
@@ -82,6 +86,42 @@ async def test_queued_challenge_expires_instead_of_firing_late(
     await signal.restore(page)
     await expect(page.get_by_test_id("duel")).to_be_visible(timeout=15_000)
     assert types(await events(api, game["gid"], game["org"])).count("duel_started") == 1
+
+
+async def test_a_silent_dead_spot_is_told_within_15_seconds(
+    phone: Phone, api: AsyncClient, live_server: str
+) -> None:
+    """The socket stays open and nothing arrives either way (the browser still says online):
+    the phone's heartbeat finds out, and the chip stops saying connected."""
+    game = await new_game(api, ["Alice"])
+    dead = {"on": False, "last": 0.0}
+    loop = asyncio.get_running_loop()
+
+    def socket(ws: WebSocketRoute) -> None:
+        server = ws.connect_to_server()
+
+        def down(message: str | bytes) -> None:
+            if not dead["on"]:
+                dead["last"] = loop.time()
+                ws.send(message)
+
+        server.on_message(down)
+        ws.on_message(lambda message: None if dead["on"] else server.send(message))
+
+    context = await phone()
+    await context.route_web_socket(SOCKET, socket)
+    page = await context.new_page()
+    await page.goto(local(game["players"]["Alice"]["join_url"], live_server))
+    chip = page.get_by_test_id("connection")
+    await expect(chip).to_have_text("spojeno")
+    await page.wait_for_timeout(1000)
+    dead["on"] = True
+    await expect(chip).not_to_have_text("spojeno", timeout=16_000)
+    silent = loop.time() - dead["last"]
+    assert silent <= 15, silent
+    await shot(page, "42-dead-spot")
+    dead["on"] = False
+    await expect(chip).to_have_text("spojeno", timeout=20_000)  # and it comes back by itself
 
 
 async def test_connection_chip_follows_the_browser_at_once(
