@@ -28,15 +28,17 @@ export function topbar(app, game) {
     }, t(`conn.${connection}`)),
     h("span", { class: queued ? "badge" : "badge empty", title: t("outbox.title", { count: queued }) },
       "⇅ ", h("span", { testid: "outbox-count" }, String(queued))),
+    // Sun mode is a switch with its name on it: a glove finds it, a reader knows what it does.
     h("button", {
-      class: "icon", testid: "sun-switch", "aria-pressed": String(prefs.sun), title: t("sun.title"),
+      class: `icon sun-switch${prefs.sun ? " on" : ""}`, testid: "sun-switch", role: "switch",
+      "aria-checked": String(prefs.sun), title: t("sun.title"),
       onclick: () => {
         prefs.sun = !prefs.sun;
         localStorage.setItem("bijse.sun", prefs.sun ? "1" : "0");
         document.documentElement.classList.toggle("sun", prefs.sun);
         app.render();
       },
-    }, "☀"),
+    }, h("span", { "aria-hidden": "true" }, "☀"), h("span", { class: "switch-label" }, t("sun.label"))),
     h("button", {
       class: "icon", testid: "lang-switch", title: t("lang.title"),
       onclick: () => setLang(getLang() === "cs" ? "en" : "cs").then(() => app.render()),
