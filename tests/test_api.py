@@ -352,7 +352,8 @@ async def test_the_seed_stays_secret_until_the_end(game: Game) -> None:
 
 
 async def test_the_directory_names_every_member_and_revalidates(game: Game) -> None:
-    anna, bob = await game.add("Anna"), await game.add("Bob", role="spectator")
+    anna = await game.add("Anna")
+    await game.add("Bob", role="spectator")
     url = f"/api/games/{game.game_id}/players"
     first = await game.http.get(url, headers=game.auth(game.organizer))
     assert first.status_code == 200

@@ -40,7 +40,7 @@ export async function setLang(next) {
 export async function useWords(prefix) {
   if (sources.has(prefix)) return;
   sources.add(prefix);
-  const langs = lang === "cs" ? ["cs"] : ["cs", lang];
+  const langs = Object.keys(catalogues); // Czech, and any language read before (a switch back)
   const parts = await Promise.all(langs.map((each) => import(fileOf(prefix, each))));
   langs.forEach((each, i) => Object.assign(catalogues[each], parts[i].default));
 }

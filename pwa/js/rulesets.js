@@ -1,8 +1,9 @@
 // The rulesets this server plays. Each is one folder, rulesets/<id>/, that nothing outside it
 // names: screens.js (`screen(app, game, page)`, `awake(view, page)`, `expiring`: the commands
 // that expire in the outbox, with the banner code that says so), create.js (`name`, `defaults()`,
-// `fields(app, form)`, `config(form)`: its part of the new-game form), replay.js (its part of
-// the replay), and cs.js and en.js (its words). Which ids exist comes from the server
+// `fields(app, form)`, `config(form)`: its part of the new-game form), replay.js and
+// replay_index.js (its part of the replay, with replay.cs.js and replay.en.js: see
+// replay/indexer.js), and cs.js and en.js (its words). Which ids exist comes from the server
 // (GET /api/rulesets), kept for a start with no signal.
 import { api } from "./api.js";
 import { useWords } from "./i18n.js";

@@ -398,7 +398,9 @@ def spec(admin: bool, open_creation: bool) -> Json:
                         },
                     },
                     parameters=[
-                        query("code", {"type": "string"}, "only the member with this code (organizer)"),
+                        query(
+                            "code", {"type": "string"}, "only the member with this code (organizer)"
+                        ),
                         {
                             "name": "If-None-Match",
                             "in": "header",

@@ -6,7 +6,10 @@ imports of the ES modules stay inside the prefix with no build step. The entry p
 their addresses and are revalidated on every use (ETag): `/` (index.html, its links rewritten
 into the prefix), `sw.js` (the version and the worker's shell list written in) and the
 manifest. The shell the worker keeps for offline use is what index.html links, followed
-through static imports; a module a screen loads with import() is kept when first used.
+through static imports; a module a screen loads with import() is kept when first used. The first
+module the page runs, js/boot.js, gets what it preloads written in (the shell's modules, and per
+ruleset its screens' static imports and words), so a first load on a weak signal waits for few
+round trips (bench/firstload.py).
 """
 
 import gzip
@@ -40,6 +43,9 @@ COMPRESSIBLE = ("text/", "application/json", "application/manifest+json", "image
 LINK = re.compile(r'\b(href|src)="([^":#?]+)"')
 STATIC_IMPORT = re.compile(r'(?m)^\s*(?:import|export)\s+(?:[^;"\'`()]*?\bfrom\s*)?"([^"]+)"')
 BUILD = re.compile(r"(?m)^const BUILD = .*;$")
+PRELOAD = re.compile(r"(?m)^const PRELOAD = .*;$")
+BOOT = "js/boot.js"  # the first module the page runs: it asks for the view and preloads
+SCREENS = re.compile(r"^js/rulesets/([^/]+)/screens\.js$")
 
 
 @dataclass(frozen=True)
@@ -106,12 +112,16 @@ class Shell:
         self.prefix = f"v/{self.version}/"
         sources["index.html"] = self.linked(sources["index.html"].decode()).encode()
         self.shell = self.offline_shell(sources)
-        sources["index.html"] = self.preloaded(sources["index.html"].decode()).encode()
         build = json.dumps({"version": self.version, "shell": self.shell})
         worker, found = BUILD.subn(f"const BUILD = {build};", sources["sw.js"].decode(), count=1)
         if not found:
             raise ValueError("sw.js has no `const BUILD = …;` line for the server to fill in")
         sources["sw.js"] = worker.encode()
+        preload = json.dumps(self.preload(sources), sort_keys=True)
+        boot, found = PRELOAD.subn(f"const PRELOAD = {preload};", sources[BOOT].decode())
+        if found != 1:
+            raise ValueError(f"{BOOT} has no `const PRELOAD = …;` line for the server to fill in")
+        sources[BOOT] = boot.encode()
         self.assets = {
             name: Asset.of(body, MEDIA_TYPES.get(Path(name).suffix, "application/octet-stream"))
             for name, body in sources.items()
@@ -128,26 +138,41 @@ class Shell:
 
         return LINK.sub(move, index)
 
-    def preloaded(self, index: str) -> str:
-        """index.html asking for every module of the shell at once, not one import level a trip."""
-        modules = [name for name in self.shell if name.endswith(".js") and name != "./sw.js"]
-        hints = "".join(f'  <link rel="modulepreload" href="{name}">\n' for name in modules)
-        return index.replace("</head>", hints + "</head>", 1)
+    def preload(self, sources: dict[str, bytes]) -> dict[str, object]:
+        """What boot.js asks for at once rather than one import level a round trip (addresses
+        from the page, under the version prefix): `shell`, every module of the shell, asked
+        for once boot.js has sent its request for the view (on a slow line those modules would
+        otherwise share the bandwidth with boot.js itself and hold the view back); `rulesets`,
+        per ruleset folder, its screens with their static imports that the shell does not
+        hold, and its words per language, asked for once a game's ruleset is known."""
+        skip = {"./sw.js", f"./{self.prefix}{BOOT}"}
+        modules = [n for n in self.shell if n.endswith(".js") and n not in skip]
+        return {"shell": modules, "rulesets": self.chains(sources)}
 
     def offline_shell(self, sources: dict[str, bytes]) -> list[str]:
         """What the worker installs: `./`, and what index.html links with its static imports."""
-        found: list[str] = []
-        todo = [m.group(2) for m in LINK.finditer(sources["index.html"].decode())]
-        while todo:
-            name = todo.pop(0).removeprefix(self.prefix)
-            if name in found or name not in sources:
-                continue
-            found.append(name)
-            if name.endswith(".js"):
-                here = posixpath.dirname(name)
-                for spec in STATIC_IMPORT.findall(sources[name].decode()):
-                    todo.append(posixpath.normpath(posixpath.join(here, spec)))
+        links = [m.group(2) for m in LINK.finditer(sources["index.html"].decode())]
+        found = closure(sources, [link.removeprefix(self.prefix) for link in links])
         return ["./", *(f"./{n if n in ENTRY_POINTS else self.prefix + n}" for n in found)]
+
+    def chains(self, sources: dict[str, bytes]) -> dict[str, dict[str, object]]:
+        """Per ruleset folder: `modules`, its screens.js with their static imports that the shell
+        does not hold, and `words`, its word file per language."""
+        shell = set(self.shell)
+        langs = sorted(m.group(1) for n in sources if (m := re.match(r"^i18n/(\w+)\.js$", n)))
+        found: dict[str, dict[str, object]] = {}
+        for name in sources:
+            screens = SCREENS.match(name)
+            if not screens:
+                continue
+            folder = posixpath.dirname(name)
+            modules = [f"./{self.prefix}{n}" for n in closure(sources, [name])]
+            words = {lang: f"{folder}/{lang}.js" for lang in langs}
+            found[screens.group(1)] = {
+                "modules": [m for m in modules if m not in shell],
+                "words": {lang: f"./{self.prefix}{f}" for lang, f in words.items() if f in sources},
+            }
+        return found
 
     def routes(self) -> list[BaseRoute]:
         return [
@@ -170,3 +195,19 @@ class Shell:
 
     async def plain(self, request: Request) -> Response:
         return self.asset(request.path_params["path"]).response(request, REVALIDATE)
+
+
+def closure(sources: dict[str, bytes], starts: list[str]) -> list[str]:
+    """The files named, with what their ES modules import statically, in order of discovery."""
+    found: list[str] = []
+    todo = list(starts)
+    while todo:
+        name = todo.pop(0)
+        if name in found or name not in sources:
+            continue
+        found.append(name)
+        if name.endswith(".js"):
+            here = posixpath.dirname(name)
+            for spec in STATIC_IMPORT.findall(sources[name].decode()):
+                todo.append(posixpath.normpath(posixpath.join(here, spec)))
+    return found

@@ -7,7 +7,7 @@ unless BIJSE_REQUIRE_BROWSER is set, which turns the skip into a failure.
 
 import os
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from contextlib import asynccontextmanager, suppress
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +19,9 @@ from playwright.async_api import (
     ConsoleMessage,
     Playwright,
     async_playwright,
+)
+from playwright.async_api import (
+    Error as PlaywrightError,
 )
 
 from tests.browser.helpers import SCREENSHOTS, Phone
@@ -60,6 +63,9 @@ async def browser(pw: Playwright) -> AsyncIterator[Browser]:
     await browser.close()
 
 
+MISSING_WORDS = "[...(globalThis.bijseMissingWords ?? [])]"
+
+
 @asynccontextmanager
 async def phones(pw: Playwright, browser: Browser, base_url: str) -> AsyncIterator[Phone]:
     """A factory of phone-sized browser contexts (Pixel 7) on `base_url`; closed at the end."""
@@ -79,12 +85,17 @@ async def phones(pw: Playwright, browser: Browser, base_url: str) -> AsyncIterat
         contexts.append(context)
         return context
 
+    missing: set[str] = set()  # keys a screen asked for that no catalogue has (i18n.js)
     try:
         yield make
     finally:
         for context in contexts:
+            for page in context.pages:
+                with suppress(PlaywrightError):  # a page that is gone, or not the app's
+                    missing.update(await page.evaluate(MISSING_WORDS))
             await context.close()
     assert not refused, "the PWA broke its own CSP:\n" + "\n".join(refused)
+    assert not missing, f"screens asked for words no catalogue has: {sorted(missing)}"
 
 
 @pytest.fixture

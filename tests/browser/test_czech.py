@@ -3,7 +3,9 @@
 The codes are read from the server's source: every `RuleError("code", …)`, every refusal
 returned as a `("code", "message")` pair and the codes of server/web/errors.py; the event types
 are every kind a ruleset's catalog declares. The PWA
-then words each one in Chromium, as a refused command's banner and a replay row show it.
+then words each one in Chromium, as a refused command's banner and a replay row show it (with
+the ruleset's replay part loaded as the replay loads it), and each ruleset's replay jump kinds
+and statistics columns.
 """
 
 import ast
@@ -69,11 +71,19 @@ def collect() -> tuple[dict[str, set[str | None]], dict[str, set[str | None]]]:
 WORDS = """async ({ codes, types, rulesets }) => {
   const i18n = await import("/js/i18n.js");
   const { describe } = await import("/js/replay/describe.js");
+  const { replayPart } = await import("/js/replay/part.js");
+  const { indexPart } = await import("/js/replay/indexer.js");
   // A key shown as it is: the catalogue lacks it (not one named by a value the empty test
   // payload leaves undefined, such as a reason).
   const keyLike = /\\b(error|replay|dc|sd|role|ruleset)\\.[a-z_.-]+(?<!undefined)(?![a-z_.-])/;
   const missing = [];
-  for (const ruleset of rulesets) await i18n.useWords(`./rulesets/${ruleset}/`);
+  const parts = {};
+  const indexes = {};
+  for (const ruleset of rulesets) {
+    parts[ruleset] = await replayPart(ruleset);
+    indexes[ruleset] = await indexPart(ruleset);
+    if (!parts[ruleset] || !indexes[ruleset]) missing.push(`no replay part for ${ruleset}`);
+  }
   for (const lang of ["cs", "en"]) {
     await i18n.setLang(lang);
     for (const [code, where] of codes) {
@@ -89,7 +99,7 @@ WORDS = """async ({ codes, types, rulesets }) => {
         const event = { seq: 1, type, at: "2025-01-01T00:00:00Z", data: {} };
         let text;
         try {
-          text = describe(event, { ruleset, members: {} });
+          text = describe(event, { ruleset, members: {}, own: {} }, parts[ruleset]);
         } catch (error) {
           text = `threw ${error}`;
         }
@@ -97,6 +107,17 @@ WORDS = """async ({ codes, types, rulesets }) => {
         if (raw || keyLike.test(text)) {
           missing.push(`${lang} event ${ruleset}/${type}: ${text}`);
         }
+      }
+    }
+    for (const ruleset of rulesets) {
+      const kinds = Object.keys(indexes[ruleset]?.jumps || {});
+      const columns = indexes[ruleset]?.columns || [];
+      const keys = [
+        ...kinds.flatMap((k) => [`replay.kind.${k}`, `replay.kinds.${k}`, `replay.total.${k}`]),
+        ...columns.flatMap((c) => [`replay.col.${c}`, `replay.col_title.${c}`]),
+      ];
+      for (const key of keys) {
+        if (!i18n.hasWords(key)) missing.push(`${lang} replay ${ruleset}/${key}`);
       }
     }
     const organizer = i18n.shownName("Organizer", "organizer");

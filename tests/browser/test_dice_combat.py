@@ -360,6 +360,27 @@ async def test_gm_runs_two_rounds_with_a_phone_rolling(
     await expect(alice.get_by_test_id("initiative-order")).to_have_count(0)
     await gm.set_viewport_size({"width": 800, "height": 1280})  # a tablet
     await top_shot(gm, "dc-08-gm-tablet")
+
+    # The end tells the story: Alice's phone shows how her Baldur came out, who is standing,
+    # and links the replay.
+    await expect(alice.locator("h1")).to_have_count(1)
+    await command(api, gid, org, {"type": "end_game"})
+    over = alice.get_by_test_id("game-over")
+    await expect(over).to_be_visible()
+    end = await server_view(api, gid, org)
+    await expect(alice.get_by_test_id(f"outcome-{baldur}")).to_have_text(
+        f"Baldur: stojí (♥ {lives_of(end, baldur)})"
+    )
+    await expect(alice.get_by_test_id(f"outcome-{goblin}")).to_have_count(0)  # not hers
+    standing = [c["name"] for c in end["combatants"].values() if c["condition"] == "up"]
+    assert "Baldur" in standing
+    for name in standing:
+        await expect(alice.get_by_test_id("game-over-result")).to_contain_text(name)
+    await expect(alice.get_by_test_id("game-over-replay")).to_have_attribute(
+        "href", f"#/replay/{gid}"
+    )
+    await expect(gm.get_by_test_id("begin-fight")).to_have_count(0)  # nothing to begin any more
+    await top_shot(alice, "dc-10-phone-game-over")
     assert not errors, errors
 
 
@@ -398,7 +419,7 @@ async def test_budget_flight_gm_rolls_and_first_aid_on_a_tablet(
     await expect(gm.get_by_test_id("action-speak")).to_be_enabled()
     await expect(gm.get_by_test_id("attack-declare")).to_be_disabled()
     await expect(gm.get_by_test_id("attack-blocked")).to_contain_text("No action left")
-    await expect(gm.get_by_test_id("budget")).to_contain_text("0 shorts left")
+    await expect(gm.get_by_test_id("budget")).to_contain_text("no short action left")
     for testid in ("attack-declare", "next-turn", "action-speak", "end-fight"):
         box = await gm.get_by_test_id(testid).bounding_box()
         assert box and box["height"] >= 48, (testid, box)

@@ -1,10 +1,24 @@
 """An organizer sets up a game in the console; two phones duel until the loser is stunned."""
 
 import re
+from typing import Any
 
+import httpx
 from playwright.async_api import Locator, Page, expect
 
-from tests.browser.helpers import STUN_CARD, WOUND_CARD, Phone, local, pick, shot, watch_errors
+from tests.browser.helpers import (
+    STUN_CARD,
+    WOUND_CARD,
+    Phone,
+    command,
+    local,
+    new_game,
+    pick,
+    server_view,
+    shot,
+    top_shot,
+    watch_errors,
+)
 
 M_SS = re.compile(r"^\d+:\d\d$")
 
@@ -68,7 +82,8 @@ async def test_console_and_duel_to_stun(phone: Phone, live_server: str) -> None:
     await shot(bob, "03-player-home")
 
     await alice.get_by_test_id("challenge-code").fill(bob_code.lower())
-    await expect(alice.get_by_test_id("challenge-target")).to_contain_text("Bob")
+    # No name before the server opens the duel: players do not get each other's codes.
+    await expect(alice.get_by_test_id("challenge-target")).not_to_contain_text("Bob")
     await alice.get_by_test_id("challenge-submit").click()
     await expect(alice.get_by_test_id("duel")).to_be_visible()
     await expect(bob.get_by_test_id("duel")).to_be_visible()
@@ -112,3 +127,110 @@ async def test_console_and_duel_to_stun(phone: Phone, live_server: str) -> None:
     await bob.reload()
     await expect(bob.get_by_test_id("stun-screen")).to_contain_text("STUNNED")  # the choice is kept
     assert not errors and not org_errors, errors + org_errors
+
+
+ESCAPE_CARD = "Ztracení se v davu"  # 1/4: loses to the 2/3 wound card on the big number
+SIZES = [(320, 568), (360, 740), (412, 915)]
+
+# Every element of the selector whose text is wider than its box: a word broken off or cut.
+BROKEN = """(selector) => [...document.querySelectorAll(selector)]
+  .filter((e) => e.scrollWidth > e.clientWidth + 1).map((e) => e.textContent)"""
+# The card kinds as they are drawn: size in px, weight, colour.
+KINDS = """() => [...document.querySelectorAll(".card-kind")].map((e) => {
+  const style = getComputedStyle(e);
+  return [parseFloat(style.fontSize), Number(style.fontWeight), style.color];
+})"""
+
+
+async def on_first_screen(page: Page, testid: str) -> None:
+    """The element is whole within the viewport, the page scrolled to its top."""
+    await page.evaluate("window.scrollTo(0, 0)")
+    box = await page.get_by_test_id(testid).first.bounding_box()
+    size = page.viewport_size
+    assert box is not None and size is not None, testid
+    assert box["y"] >= 0 and box["y"] + box["height"] <= size["height"], (testid, box, size)
+
+
+async def readable(page: Page, sun: bool) -> None:
+    """No name or title broken mid-word; card kinds bold, 16 px or more, black in the sun."""
+    assert await page.evaluate(BROKEN, ".card-title, .name, .who, .duel-opponent strong") == []
+    kinds = await page.evaluate(KINDS)
+    assert kinds, "no card kind drawn"
+    for size, weight, color in kinds:
+        assert size >= 16 and weight >= 700, (size, weight)
+        if sun:
+            assert color == "rgb(0, 0, 0)", color
+
+
+async def each_size(page: Page, name: str, check: Any) -> None:
+    """`check(page, sun)` at every phone size, in normal and in sun mode, with a screenshot."""
+    for sun in (False, True):
+        if sun != await page.evaluate("document.documentElement.classList.contains('sun')"):
+            await page.get_by_test_id("sun-switch").click()
+        for width, height in SIZES:
+            await page.set_viewport_size({"width": width, "height": height})
+            await check(page, sun)
+            await shot(page, f"{width}/{name}{'-sun' if sun else ''}", full_page=False)
+
+
+async def test_a_duel_fits_a_small_phone_in_gloves_and_the_end_tells_the_story(
+    phone: Phone, api: httpx.AsyncClient, live_server: str
+) -> None:
+    game = await new_game(api, ["Alžběta Nejedlá", "Bartoloměj Vyskočil"], stun_s=60)
+    alice, bob = game["players"]["Alžběta Nejedlá"], game["players"]["Bartoloměj Vyskočil"]
+    page = await (await phone()).new_page()
+    errors = watch_errors(page)
+    await page.goto(local(bob["join_url"], live_server))
+    await expect(page.get_by_test_id("my-code")).to_have_text(bob["code"])
+    await command(api, game["gid"], alice["token"], {"type": "challenge", "target": bob["code"]})
+    await expect(page.get_by_test_id("duel")).to_be_visible()
+
+    async def pick_screen(page: Page, sun: bool) -> None:
+        first = page.locator(".pick-grid button.card").first
+        if await page.get_by_test_id("pick-confirm").count() == 0:
+            await first.click()
+        box = await first.bounding_box()
+        size = page.viewport_size
+        assert box is not None and size is not None
+        await on_first_screen(page, "pick-confirm")
+        assert box["y"] >= 0 and box["y"] + box["height"] <= size["height"], box
+        await readable(page, sun)
+
+    await each_size(page, "duel-pick", pick_screen)
+
+    view = await server_view(api, game["gid"], game["org"])
+    (duel_id,) = view["duels"]
+    cards = {
+        pid: {c["title"]: c["card_id"] for c in p["cards"]} for pid, p in view["players"].items()
+    }
+    for who, title in ((alice, WOUND_CARD), (bob, ESCAPE_CARD)):
+        body = {"type": "pick", "duel_id": duel_id, "card_id": cards[who["player_id"]][title]}
+        await command(api, game["gid"], who["token"], body)
+    await expect(page.get_by_test_id("reveal-verdict")).to_have_text("Prohra.")
+    # Why the wound card won comes from the server (the view's `why`), not from a copy of the rule.
+    await expect(page.get_by_test_id("reveal-why")).to_have_text(
+        f"{WOUND_CARD}: velké číslo 2 je větší než 1"
+    )
+
+    async def reveal_screen(page: Page, sun: bool) -> None:
+        await on_first_screen(page, "reveal-verdict")
+        await on_first_screen(page, "reveal-ok")
+        await readable(page, sun)
+
+    await each_size(page, "reveal", reveal_screen)
+    await expect(page.get_by_test_id("reveal-ok")).to_have_text("Rozumím")
+    await page.get_by_test_id("reveal-ok").click()
+    await expect(page.get_by_test_id("wound-banner")).to_be_visible()
+
+    await command(api, game["gid"], game["org"], {"type": "end_game"})
+    over = page.get_by_test_id("game-over")
+    await expect(over.get_by_test_id("game-over-mine")).to_have_text("Přežil jsi, ale se zraněním.")
+    await expect(over.get_by_test_id("game-over-result")).to_have_text(
+        "Na nohou: 1 · zranění: 1 · padlí: 0"
+    )
+    replay = over.get_by_test_id("game-over-replay")
+    await expect(replay).to_have_attribute("href", f"#/replay/{game['gid']}")
+    await expect(page.get_by_test_id("challenge-form")).to_have_count(0)
+    await top_shot(page, "duel-game-over")
+    missing = await page.evaluate("[...(globalThis.bijseMissingWords ?? [])]")
+    assert not missing and not errors, (missing, errors)

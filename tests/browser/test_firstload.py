@@ -1,8 +1,10 @@
 """A small first load: gzipped answers, a version prefix cached for a year, entry points
-revalidated, a service worker that keeps only the shell, and a card-duel player who downloads no
-other ruleset's screens. (The figures on slow 3G: bench/firstload.py.)"""
+revalidated, a service worker that keeps only the shell, a Czech card-duel player who downloads
+only the shell, card-duel's player screens and its Czech words, and the view asked for while the
+modules load. (The figures on fast and slow 3G: bench/firstload.py, run once here.)"""
 
 import asyncio
+import contextlib
 import json
 import re
 import shutil
@@ -10,19 +12,24 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 
 from httpx import AsyncClient
-from playwright.async_api import Browser, Page, expect
+from playwright.async_api import Browser, Page, Playwright, Request, Route, expect
 
+from bench.firstload import measure
 from tests.browser.helpers import Phone, local, new_game
 from tests.conftest import free_port, serve
+from tests.proxy import need_caddy
 
 PWA = Path(__file__).resolve().parents[2] / "pwa"
 IMMUTABLE = "public, max-age=31536000, immutable"
 MAIN = re.compile(r'<script type="module" src="(v/[0-9a-f]{12}/)js/main\.js">')
-# Screens of the rulesets a card-duel player does not play (home's create forms are the shell's).
-OTHER_RULESETS = re.compile(
-    r"/views/(rank_(?!create)|dice_(?!create)|deck_(?!create)|board|replay)"
-    r"|/js/(replay/|stamina\.js|dice\.js|dicelog\.js)"
+# What a Czech card-duel player does not need: another ruleset's folder, the English words, the
+# organizer's console (and its invites), the replay.
+OTHER_RULESETS = re.compile(r"/js/rulesets/(?!card-duel/)|/js/(views/)?replay")
+NOT_FOR_A_PLAYER = re.compile(
+    rf"{OTHER_RULESETS.pattern}|/i18n/en\.js|/js/rulesets/card-duel/(en|organizer)\.js"
+    r"|/js/views/invites\.js"
 )
+VIEW = re.compile(r"/api/games/[^/]+/view$")
 
 
 async def version_prefix(api: AsyncClient) -> str:
@@ -85,24 +92,95 @@ async def test_worker_keeps_the_shell_and_no_ruleset(api: AsyncClient) -> None:
         assert needed in shell, needed
     for name in shell:
         assert (await api.get(name.removeprefix("."))).status_code == 200, name
-    assert not [n for n in shell if OTHER_RULESETS.search(n) or "card_duel" in n], shell
+    assert not [n for n in shell if "/js/rulesets/" in n or "replay" in n], shell
+
+
+async def test_boot_preloads_the_shell_and_a_ruleset_s_chain(api: AsyncClient) -> None:
+    """js/boot.js, the first module, carries what it preloads: the shell's modules, and per
+    ruleset its screens with their static imports and its words, under the version prefix."""
+    prefix = await version_prefix(api)
+    index = (await api.get("/")).text
+    assert f'<script type="module" src="{prefix}js/boot.js" async>' in index
+    boot = (await api.get(f"/{prefix}js/boot.js")).text
+    found = re.search(r"^const PRELOAD = (.*);$", boot, re.MULTILINE)
+    assert found, boot[:500]
+    preload = json.loads(found.group(1))
+    assert f"./{prefix}js/main.js" in preload["shell"]
+    assert f"./{prefix}js/views/common.js" in preload["shell"]  # two import levels down
+    chain = preload["rulesets"]["card-duel"]
+    folder = f"./{prefix}js/rulesets/card-duel/"
+    assert chain["modules"][0] == f"{folder}screens.js"
+    assert {f"{folder}player.js", f"{folder}duel.js"} <= set(chain["modules"])
+    assert not set(chain["modules"]) & set(preload["shell"])
+    assert chain["words"] == {"cs": f"{folder}cs.js", "en": f"{folder}en.js"}
+    for name in [*preload["shell"], *chain["modules"], *chain["words"].values()]:
+        assert (await api.get(name.removeprefix("."))).status_code == 200, name
 
 
 async def test_card_duel_player_loads_only_card_duel(
     phone: Phone, api: AsyncClient, live_server: str
 ) -> None:
+    """A Czech player's join link: the shell, card-duel's player screens, its Czech words."""
     game = await new_game(api, ["Alice"])
     alice = game["players"]["Alice"]
-    context = await phone()
+    context = await phone(service_workers="block")  # the worker's own fetches are not the page's
     requested: list[str] = []
     context.on("request", lambda request: requested.append(request.url))
     page = await context.new_page()
     await page.goto(local(alice["join_url"], live_server))
     await expect(page.get_by_test_id("my-code")).to_have_text(alice["code"])
     await page.wait_for_load_state("networkidle")
-    assert any(url.endswith("/js/rulesets/card-duel/screens.js") for url in requested), requested
-    assert any(url.endswith("/js/rulesets/card-duel/player.js") for url in requested), requested
-    assert not [url for url in requested if OTHER_RULESETS.search(url)], requested
+    assert await page.evaluate("() => document.documentElement.lang") == "cs"
+    paths = [url.removeprefix(live_server) for url in requested]
+    for needed in ("js/rulesets/card-duel/screens.js", "js/rulesets/card-duel/player.js"):
+        assert any(path.endswith(needed) for path in paths), paths
+    assert any(path.endswith("js/rulesets/card-duel/cs.js") for path in paths), paths
+    assert not [path for path in paths if NOT_FOR_A_PLAYER.search(path)], paths
+
+
+async def test_the_view_is_asked_for_while_the_modules_load(
+    phone: Phone, api: AsyncClient, live_server: str
+) -> None:
+    """GET /view leaves before the shell's modules have all arrived (one of them is held back
+    until it does), and once: game.js takes boot.js's answer rather than asking again."""
+    game = await new_game(api, ["Alice"])
+    alice = game["players"]["Alice"]
+    context = await phone(service_workers="block")
+    views: list[str] = []
+    asked = asyncio.Event()
+
+    def seen(request: Request) -> None:
+        if VIEW.search(request.url):
+            views.append(request.url)
+            asked.set()
+
+    async def held(route: Route) -> None:
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(asked.wait(), 5)
+        held_until_asked.append(asked.is_set())
+        await route.continue_()
+
+    held_until_asked: list[bool] = []
+    context.on("request", seen)
+    await context.route(re.compile(r"/js/views/common\.js$"), held)
+    page = await context.new_page()
+    await page.goto(local(alice["join_url"], live_server))
+    await expect(page.get_by_test_id("my-code")).to_have_text(alice["code"])
+    await page.wait_for_load_state("networkidle")
+    assert held_until_asked == [True], "the view waited for the modules"
+    assert len(views) == 1, views
+
+
+async def test_the_bench_measures_a_first_load(pw: Playwright) -> None:
+    """bench/firstload.py once, through the real Caddy on https, with no throttling."""
+    need_caddy()
+    results = await measure(presets=("none",), runs=1, pw=pw)
+    [run] = results["none"]
+    assert 0 < run["seconds"] < 20, run
+    paths = [url for url, *_ in run["files"]]
+    assert all(url.startswith("https://") for url in paths), paths
+    assert any(VIEW.search(url) for url in paths), paths
+    assert run["requests"] == len(paths) and run["bytes"] > 20_000, run
 
 
 async def test_worker_picks_up_a_new_version(browser: Browser, tmp_path: Path) -> None:
@@ -115,7 +193,7 @@ async def test_worker_picks_up_a_new_version(browser: Browser, tmp_path: Path) -
     page = await context.new_page()
 
     async def shown_version() -> str:
-        source = await page.locator('script[type="module"]').get_attribute("src")
+        source = await page.locator('script[type="module"]').first.get_attribute("src")
         assert source
         return source.split("/")[1]
 

@@ -54,7 +54,8 @@ async def test_duel_then_delivery_moves_the_scoreboard_live(
 
     # red4 touches blue2 and opens the duel by code; blue2 reveals.
     await attacker.get_by_test_id("duel-code").fill(blue2["code"].lower())
-    await expect(attacker.get_by_test_id("duel-target")).to_contain_text("Modrý 2")
+    # Players do not know each other's codes: no name before the server opens the duel.
+    await expect(attacker.get_by_test_id("duel-target")).to_have_text("")
     await attacker.get_by_test_id("duel-submit").click()
     await expect(attacker.get_by_test_id("duel-waiting")).to_be_visible()
     await expect(target.get_by_test_id("duel-incoming")).to_be_visible()
@@ -95,6 +96,26 @@ async def test_duel_then_delivery_moves_the_scoreboard_live(
     await expect(board.get_by_test_id("team-tile-red")).to_contain_text("1")
     assert board.url.endswith("#/")  # never reloaded: still the page the join link opened
     await top_shot(board, "35-rank-board")
+
+    # The red base has no paper to hand out: its players hold theirs (the server's refusal).
+    issue = leader.get_by_test_id(f"issue-paper-{red4['player_id']}")
+    await expect(issue).to_have_count(0)
+    # The end tells each phone its own outcome, the result, and links the replay.
+    await command(api, game["gid"], game["org"], {"type": "end_game"})
+    over = attacker.get_by_test_id("game-over")
+    await expect(over.get_by_test_id("game-over-mine")).to_contain_text("Rudí: 1. místo, 1 bod.")
+    await expect(over.get_by_test_id("game-over-mine")).to_contain_text("Hum Cimil")
+    await expect(over.get_by_test_id("game-over-winners")).to_contain_text("Rudí")
+    await expect(over.get_by_test_id("final-score-blue")).to_contain_text("0")
+    await expect(over.get_by_test_id("game-over-replay")).to_have_attribute(
+        "href", f"#/replay/{game['gid']}"
+    )
+    lost = target.get_by_test_id("game-over-mine")
+    await expect(lost).to_contain_text("Modří: 2. místo, 0 bodů.")
+    home = leader.get_by_test_id("game-over")
+    await expect(home.get_by_test_id("game-over-mine")).to_contain_text("Rudí: 1. místo")
+    await expect(home.get_by_test_id("final-score-red")).to_contain_text("1")
+    await top_shot(attacker, "36-rank-player-end")
     assert not [e for page_errors in errors for e in page_errors]
 
 

@@ -6,6 +6,7 @@ import asyncio
 import time
 from typing import Any
 
+import pytest
 from httpx import AsyncClient
 from playwright.async_api import Page, expect
 
@@ -17,6 +18,8 @@ from tests.browser.helpers import (
     events,
     local,
     new_game,
+    new_gm_game,
+    new_rank_game,
     server_view,
     shot,
     watch_errors,
@@ -304,4 +307,112 @@ async def test_a_long_replay_loads_without_freezing_the_page(
     assert max(long_tasks, default=0) < 500, long_tasks
     await page.evaluate("window.scrollTo(0, 0)")
     await shot(page, "42-replay-long-game")
+    assert not errors, errors
+
+
+async def open_replay_as_organizer(phone: Phone, live_server: str, gid: str, org: str) -> Page:
+    """The organizer's phone on the ended game's replay, at its last event."""
+    page = await (await phone()).new_page()
+    await page.goto(f"{live_server}/#/join/{gid}/{org}")
+    await expect(page.get_by_test_id("game-status")).to_have_attribute("data-status", "ended")
+    await page.goto(f"/#/replay/{gid}")
+    await expect(page.get_by_test_id("replay-view")).not_to_have_attribute("data-seq", "")
+    return page
+
+
+async def no_missing_words(page: Page) -> None:
+    missing = await page.evaluate("[...(globalThis.bijseMissingWords || [])]")
+    assert not missing, missing
+
+
+async def test_a_rank_bases_replay_has_its_raids_scores_and_bases(
+    phone: Phone, api: AsyncClient, live_server: str
+) -> None:
+    game = await new_rank_game(api)
+    gid, org, people = game["gid"], game["org"], game["people"]
+    red4 = people["red4"]
+    await command(api, gid, red4["token"], {"type": "raid", "team_id": "blue"})
+    blue_leader = people["blue-leader"]
+    (raid_id,) = (await server_view(api, gid, blue_leader["token"]))["incoming_raids"]
+    order = [people["blue2"]["player_id"]]
+    await command(
+        api, gid, blue_leader["token"], {"type": "defend", "raid_id": raid_id, "order": order}
+    )
+    await command(
+        api, gid, red4["token"], {"type": "take_part", "raid_id": raid_id, "part_id": "blue-4"}
+    )
+    deliver = {"type": "deliver", "player_id": red4["player_id"]}
+    await command(api, gid, people["red-leader"]["token"], deliver)
+    await command(api, gid, org, {"type": "end_game"})
+    log = await events(api, gid, org)
+    delivered, points = next(
+        (e["seq"], e["data"]["points"]) for e in log if e["type"] == "delivered"
+    )
+
+    page = await open_replay_as_organizer(phone, live_server, gid, org)
+    errors = watch_errors(page)
+    # The ruleset's part: its jumps, its stats columns, its chart (zeros at the start, then the
+    # delivery), its words for its events, a viewer per team.
+    await at_seq(page, 1)
+    await page.get_by_test_id("replay-next-delivery").click()
+    await expect(page.get_by_test_id("replay-seq")).to_have_value(str(delivered))
+    row = page.get_by_test_id(f"replay-event-{delivered}")
+    await expect(row).to_contain_text("Odevzdání na základně Rudí")
+    await expect(page.get_by_test_id("replay-chart")).to_have_attribute("data-points", "2")
+    stat = page.get_by_test_id(f"replay-stat-{red4['player_id']}")
+    await expect(stat).to_have_attribute("data-raids", "1")
+    await expect(stat).to_have_attribute("data-points", str(points))
+    await expect(stat.locator(".team-dot")).to_have_count(1)
+    view = page.get_by_test_id("replay-view")
+    await expect(view).to_contain_text("Stromy")
+    await page.get_by_test_id("replay-viewer").select_option(blue_leader["player_id"])
+    await expect(view).to_have_attribute("data-viewer", blue_leader["player_id"])
+    await expect(view).to_contain_text("Velitel Modrý")
+    await no_missing_words(page)
+    assert not errors, errors
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "pieces", "column"),
+    [
+        (
+            "dice-combat",
+            [
+                {"name": "Hrdina", "side": "A", "lives": 8},
+                {"name": "Ork", "side": "B", "lives": 8},
+            ],
+            "Útoky",
+        ),
+        (
+            "stamina-deck",
+            [
+                {"name": "Lučištnice", "side": "A", "lives": 4, "x": 2, "y": 2},
+                {"name": "Rytíř", "side": "B", "lives": 4, "x": 5, "y": 2},
+            ],
+            "Výstřely",
+        ),
+    ],
+)
+async def test_a_gm_ruleset_replay_has_its_fighters(
+    phone: Phone,
+    api: AsyncClient,
+    live_server: str,
+    ruleset: str,
+    pieces: list[dict[str, Any]],
+    column: str,
+) -> None:
+    game = await new_gm_game(api, ruleset, [], pieces)
+    gid, org = game["gid"], game["org"]
+    await command(api, gid, org, {"type": "end_game"})
+    page = await open_replay_as_organizer(phone, live_server, gid, org)
+    errors = watch_errors(page)
+    # The rows of the stats are the fighters; the columns are the ruleset's.
+    for name, piece_id in game["ids"].items():
+        await expect(page.get_by_test_id(f"replay-stat-{piece_id}")).to_contain_text(name)
+    await expect(page.get_by_test_id("replay-stats").locator("thead")).to_contain_text(column)
+    await expect(page.get_by_test_id("replay-view")).to_contain_text(pieces[1]["name"])
+    row = page.get_by_test_id("replay-event-1")
+    await at_seq(page, 1)
+    await expect(row).to_contain_text("Hra „Brod“ založena")
+    await no_missing_words(page)
     assert not errors, errors

@@ -173,8 +173,14 @@ async def test_gm_sets_up_a_melee_and_two_phones_play_sealed_cards(
 
     await gm.get_by_test_id("start-game").click()
     await expect(gm.get_by_test_id("game-status")).to_have_attribute("data-status", "running")
-    await gm.get_by_test_id("deck-engage-attacker").select_option(knight)
-    await gm.get_by_test_id("deck-engage-defender").select_option(robber)
+    # The console offers the pairs in contact (its view's `may`); the knight is to attack.
+    pair = gm.get_by_test_id("deck-engage-pair")
+    values = await pair.locator("option").evaluate_all("(options) => options.map((o) => o.value)")
+    (offered,) = [v for v in values if set(v.split(":")) == {knight, robber}]
+    await pair.select_option(offered)
+    if offered.split(":")[0] != knight:
+        await gm.get_by_test_id("deck-engage-swap").check()
+    await expect(gm.get_by_test_id("deck-engage-who")).to_contain_text("Útočí Rytíř")
     await gm.get_by_test_id("deck-engage").click()
     bouts = gm.locator('[data-testid^="deck-bout-"]')
     await expect(bouts).to_have_count(1)
@@ -415,7 +421,35 @@ async def test_initiative_choice_a_shot_and_its_defence_on_two_phones(
         "data-discard",
         str(character(await server_view(api, gid, org), robber)["counts"]["discard"]),
     )
-    # Unloaded now: the reload button counts the steps (reload speed 3 minus shooting 2).
+    # Unloaded now: the reload button counts the steps (reload speed 3 minus shooting 2); a
+    # second shot is greyed with the server's reason, from the view's `may`.
     await expect(anna.get_by_test_id("deck-reload")).to_contain_text("0/1")
+    view = await server_view(api, gid, people["Anna"]["token"])
+    assert view["may"][f"shoot:{archer}:{robber}"] == {"code": "not_loaded"}
+    assert view["may"][f"reload:{archer}"] is True
+    await expect(anna.get_by_test_id("deck-shoot")).to_be_disabled()
+    await expect(anna.get_by_test_id("deck-shoot")).to_contain_text("není nabitá")
     await top_shot(anna, "sd-11-phone-after-shot")
+    # Every card that is a picture and not a button has a role for its label (axe).
+    for page in (anna, bob):
+        await expect(page.locator("span.pcard[aria-label]:not([role])")).to_have_count(0)
+        await expect(page.locator("h1")).to_have_count(1)
+
+    # The end tells the story: each phone its own character's lives, wound and standing, the
+    # whole table's, and the replay.
+    await command(api, gid, org, {"type": "end_game"})
+    view = await server_view(api, gid, org)
+    for page, mine in ((anna, archer), (bob, robber)):
+        over = page.get_by_test_id("game-over")
+        await expect(over).to_be_visible()
+        c = character(view, mine)
+        outcome = page.get_by_test_id(f"deck-outcome-{mine}")
+        await expect(outcome).to_contain_text(f"{c['lives_left']} / {c['lives']}")
+        state = {"medium": "mimo boj", "heavy": "leží na zemi"}.get(c["wound"], "stojí")
+        await expect(outcome).to_contain_text(state)
+        await expect(over.get_by_test_id("deck-standings").locator("li")).to_have_count(2)
+        await expect(page.get_by_test_id("game-over-replay")).to_have_attribute(
+            "href", f"#/replay/{gid}"
+        )
+    await top_shot(anna, "sd-12-phone-over")
     assert not errors, errors

@@ -21,6 +21,7 @@ from server.rules.card_duel.commands import (
     Pick,
     Revive,
 )
+from server.rules.card_duel.decide import named
 from server.rules.card_duel.state import Config
 from server.rules.core import Event, Member, RuleError
 from server.rules.roster import AddPlayer, EndGame, StartGame
@@ -516,7 +517,19 @@ def test_nobody_in_a_duel_challenges_or_is_challenged() -> None:
 def test_a_player_cannot_challenge_themselves() -> None:
     game, a, _, _ = started()
     refused(game, "invalid", lambda: game.run(a, Challenge(target=a.code)))
-    refused(game, "invalid", lambda: game.run(a, Challenge(target=a.player_id)))
+
+
+def test_a_player_names_the_opponent_by_code_not_by_player_id() -> None:
+    """The code is the proof of the touch: a player_id, which views show, is refused."""
+    game, a, b, _ = started()
+    refused(game, "code_required", lambda: game.run(a, Challenge(target=b.player_id)))
+    refused(game, "code_required", lambda: game.run(a, Challenge(target=a.player_id)))
+    # The challenger's own side is told first: a stunned player hears "stunned".
+    game.duel(b, a, CHAIR, DAGGER)
+    refused(game, "stunned", lambda: game.run(a, Challenge(target=b.player_id)))
+    # An organizer may name a player_id (no organizer's command names a fighter so yet).
+    assert named(game.state, a.player_id, game.organizer) == game.fighter(a)
+    assert named(game.state, a.code.lower(), b) == game.fighter(a)
 
 
 def test_challenge_by_code_in_any_case() -> None:

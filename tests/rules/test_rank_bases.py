@@ -411,7 +411,6 @@ def test_nobody_in_a_duel_or_waiting_in_a_raid_duels_again() -> None:
 def test_no_duel_with_oneself_a_teammate_a_leader_or_an_unknown_code() -> None:
     camp, red, blue = started()
     refused(camp, "invalid", lambda: camp.run(red[1], OpenDuel(target=red[1].code)))
-    refused(camp, "invalid", lambda: camp.run(red[1], OpenDuel(target=red[1].player_id)))
     refused(camp, "same_team", lambda: camp.duel(red[1], red[2]))
     refused(camp, "not_found", lambda: camp.duel(red[1], blue.leader))
     refused(camp, "not_found", lambda: camp.duel(red[1], camp.organizer))
@@ -917,6 +916,7 @@ def test_a_player_sees_their_own_rank_paper_lives_and_loot() -> None:
         "last_duel",
         "raid",
         "incoming_raids",
+        "may",
     }
     assert me["me"] == {
         "player_id": red[4].player_id,
@@ -927,6 +927,7 @@ def test_a_player_sees_their_own_rank_paper_lives_and_loot() -> None:
         "team_id": "red",
         "rank": 4,
         "has_paper": True,
+        "out": False,
         "lives": 3,
         "carrying": {"papers": 1, "parts": []},
     }
@@ -941,6 +942,7 @@ def test_last_duel_ranks_are_seen_by_the_two_duellists_only() -> None:
         "raid_id": None,
         "ranks": {red[4].player_id: 4, blue[2].player_id: 2},
         "winner": red[4].player_id,
+        "why": "higher",
     }
     assert camp.view(red[4])["last_duel"] == {
         **shown,
@@ -966,6 +968,9 @@ def test_a_leader_sees_their_team_ranks_stash_and_incoming_raids() -> None:
         "team",
         "stash",
         "incoming_raids",
+        "may",
+        "setup",
+        "deliveries",
     }
     assert seen["me"]["team_id"] == "red" and seen["me"]["role"] == "leader"
     assert [(p, entry["rank"]) for p, entry in seen["team"].items()] == [
@@ -975,6 +980,7 @@ def test_a_leader_sees_their_team_ranks_stash_and_incoming_raids() -> None:
         "name": red[1].name,
         "rank": 1,
         "has_paper": True,
+        "out": False,
         "lives": 3,
         "carrying": {"papers": 0, "parts": []},
     }
@@ -1154,3 +1160,113 @@ def test_every_kind_written_has_an_old_line() -> None:
 def test_a_line_that_does_not_fit_its_record_is_refused(kind: str, data: Json) -> None:
     with pytest.raises(UnknownEvent):
         EVENTS.read(kind, data, 1)
+
+
+# -- what a view offers (may) ---------------------------------------------------------------------
+
+
+def test_a_player_names_the_opponent_by_code_never_by_player_id() -> None:
+    camp, red, blue = started()
+    message = refused(
+        camp, "code_required", lambda: camp.run(red[1], OpenDuel(target=blue[1].player_id))
+    )
+    assert "code" in message
+    camp.run(red[1], OpenDuel(target=blue[1].code.lower()))  # a code in any case
+
+
+def test_a_duel_is_refused_and_not_offered_while_nobody_of_another_team_is_free() -> None:
+    camp, red, blue = started()
+    assert camp.view(red[1])["may"]["duel"] is True
+    # Every blue player loses their paper to a red one (rank 1 takes rank 5).
+    for mine, theirs in ((2, 1), (3, 2), (4, 3), (5, 4), (1, 5)):
+        camp.fight(red[mine], blue[theirs])
+    assert not any(camp.state.free(p) for p in camp.state.players.values() if p.team_id == "blue")
+    assert camp.view(red[2])["may"]["duel"] == {"code": "no_opponent"}
+    refused(camp, "no_opponent", lambda: camp.run(red[2], OpenDuel(target=blue[1].code)))
+    assert camp.view(blue[1])["may"]["duel"] == {"code": "no_paper"}
+    camp.issue(blue.leader, blue[2])
+    assert camp.view(red[2])["may"]["duel"] is True
+    camp.run(red[2], OpenDuel(target=blue[2].code))
+
+
+def test_a_team_learns_that_an_opponent_is_free_again_though_no_event_names_it() -> None:
+    camp, red, blue = started()
+    for mine, theirs in ((2, 1), (3, 2), (4, 3), (5, 4), (1, 5)):
+        camp.fight(red[mine], blue[theirs])
+    before = camp.state
+    events = camp.issue(blue.leader, blue[2])
+    found = RULESET.parts.touched(before, events)
+    assert found is not None and {m.player_id for m in red.players} <= found
+
+
+def test_a_player_is_offered_raids_reveals_and_the_parts_of_a_won_raid() -> None:
+    camp, red, blue = started()
+    assert camp.view(red[1])["may"] == {"duel": True, "raid:blue": True}
+    duel_id = camp.duel(red[1], blue[1])
+    assert camp.view(blue[1])["may"][f"reveal:{duel_id}"] is True
+    assert f"reveal:{duel_id}" not in camp.view(red[1])["may"]  # the challenger has revealed
+    assert camp.view(red[1])["may"]["raid:blue"] == {"code": "busy"}
+    camp.reveal(blue[1], duel_id)
+    raid_id = camp.raid(red[2], "blue")
+    camp.defend(blue.leader, raid_id, [])
+    offered = camp.view(red[2])["may"]
+    assert [k for k in offered if k.startswith("take_part:")] == [
+        f"take_part:blue-{v}" for v in (1, 2, 3, 4)
+    ]
+    # Another raider empties a part off that tree: the first raider is shown it.
+    other = camp.raid(red[3], "blue")
+    camp.defend(blue.leader, other, [])
+    before = camp.state
+    events = camp.take(red[3], other, "blue-4")
+    found = RULESET.parts.touched(before, events)
+    assert found is not None and red[2].player_id in found
+    assert "take_part:blue-4" not in camp.view(red[2])["may"]
+
+
+def test_a_leader_is_offered_ranks_deliveries_papers_and_defences() -> None:
+    camp = RankBasesGame({"teams": TEAMS[:2]})
+    red, blue = camp.team("red", FIVE), camp.team("blue", (1, 2, 3, 4, None))
+    offered = camp.view(blue.leader)["may"]
+    assert offered[f"assign_rank:{blue[1].player_id}"] is True
+    assert camp.view(blue.leader)["setup"] == [
+        {"problem": "unranked", "team_id": "blue", "unranked": [blue.players[4].player_id]}
+    ]
+    assert camp.view(camp.organizer)["may"]["start_game"] == {"code": "invalid_setup"}
+    camp.assign(blue.players[4], 5)
+    assert camp.view(camp.organizer)["may"]["start_game"] is True
+    assert camp.view(blue.leader)["setup"] == []
+    camp.start()
+    assert camp.view(camp.organizer)["may"] == {
+        "start_game": {"code": "game_not_running"},
+        "end_game": True,
+    }
+    offered = camp.view(red.leader)["may"]
+    assert offered[f"deliver:{red[1].player_id}"] == {"code": "nothing_to_deliver"}
+    assert offered[f"issue_paper:{red[1].player_id}"] == {"code": "has_paper"}
+    camp.steal(red[5], "blue", "blue-3")
+    camp.fight(red[4], blue[2])
+    seen = camp.view(red.leader)
+    assert seen["may"][f"deliver:{red[5].player_id}"] is True
+    assert seen["deliveries"][red[4].player_id] == {
+        "points": 1,
+        "papers": 1,
+        "paper_points": 1,
+        "parts": [],
+    }
+    assert seen["deliveries"][red[5].player_id]["parts"] == [
+        {"part_id": "blue-3", "team_id": "blue", "value": 3, "points": 6, "to": "stash"}
+    ]
+    delivered = camp.deliver(red.leader, red[5])[-1]
+    assert delivered.data["points"] == seen["deliveries"][red[5].player_id]["points"]
+    assert camp.view(blue.leader)["may"][f"issue_paper:{blue[2].player_id}"] is True
+    raid_id = camp.raid(blue[1], "red")
+    assert camp.view(red.leader)["may"][f"defend:{raid_id}"] is True
+    assert camp.view(red[1])["may"].get(f"defend:{raid_id}") is None  # the base defends
+
+
+def test_a_duel_says_why_it_went_as_it_did() -> None:
+    camp, red, blue = started()
+    camp.fight(red[1], blue[5])
+    assert camp.view(red[1])["last_duel"]["why"] == "one_takes_five"
+    camp.fight(red[3], blue[3])
+    assert camp.view(blue[3])["last_duel"]["why"] == "equal"

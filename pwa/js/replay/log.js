@@ -5,8 +5,9 @@ import { Indexer } from "./indexer.js";
 import { streamLog } from "./loader.js";
 
 export class ReplayLog {
-  constructor(gid, token, onChange) {
+  constructor(gid, token, onChange, ruleset = null) {
     this.gid = gid;
+    this.ruleset = ruleset; // when the page knows it: the index part loads before the first batch
     this.token = token;
     this.onChange = onChange;
     this.events = [];
@@ -47,7 +48,7 @@ export class ReplayLog {
           if (this.loading && !this.inWorker) this.loadHere();
         };
       }
-      this.worker.postMessage({ type: "load", gid: this.gid, token: this.token, after: this.last });
+      this.worker.postMessage({ type: "load", gid: this.gid, token: this.token, after: this.last, ruleset: this.ruleset });
       return true;
     } catch {
       this.worker = null;
@@ -79,6 +80,7 @@ export class ReplayLog {
         after: this.last,
         batchSize: 500,
         onBatch: async (events) => {
+          await this.indexer.prepare(events, this.ruleset);
           this.indexer.add(events);
           for (const event of events) if (event.seq === this.last + 1) this.events.push(event);
           if (!shown || performance.now() - shown > 400) {

@@ -1,5 +1,6 @@
 // The replay's Web Worker: reads the log (streamed, resumable) and indexes it off the main thread.
-// In: {type: "load", gid, token, after}. Out: {type: "events", events} per batch, {type: "index",
+// In: {type: "load", gid, token, after, ruleset?} (the ruleset's index part loads by that id, or
+// by the id the log's game_created names). Out: {type: "events", events} per batch, {type: "index",
 // index} now and then and at the end, {type: "done", last}, {type: "error", status, code, message}.
 import { Indexer } from "./indexer.js";
 import { streamLog } from "./loader.js";
@@ -15,7 +16,8 @@ self.onmessage = async ({ data: message }) => {
       gid: message.gid,
       token: message.token,
       after: message.after ?? 0,
-      onBatch: (events) => {
+      onBatch: async (events) => {
+        await indexer.prepare(events, message.ruleset);
         indexer.add(events);
         self.postMessage({ type: "events", events });
         // The first batch names everybody; later ones refresh the jumps and stats now and then.

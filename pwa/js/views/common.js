@@ -19,7 +19,8 @@ export function topbar(app, game) {
   const status = game?.connection === "open" || navigator.onLine ? game?.connection : "closed";
   const connection = game ? (game.fatal ? "fatal" : status) : null;
   return h("header", { class: "topbar" },
-    h("a", { class: "brand", href: "#/games", "aria-label": t("nav.games") }, "Bij se"),
+    // The accessible name starts with the visible text (WCAG 2.5.3: say what you see).
+    h("a", { class: "brand", href: "#/games", "aria-label": `Bij se – ${t("nav.games")}` }, "Bij se"),
     h("span", { class: "title" }, game?.view?.game?.name ?? ""),
     // No signal (or a refused link) is news: a full-width bar of the header, not a small chip.
     connection && h("span", {

@@ -2,7 +2,9 @@
 // the log, the view any member (or the public) had right after any event, fetched from the
 // server (GET /replay, debounced while scrubbing, a small cache), play and pause at several
 // speeds, jumps to the next or previous duel, stun, death, raid …, statistics and the scores
-// chart from the log, and a link to the current moment.
+// the ruleset's charts from the log, and a link to the current moment. What a ruleset adds (its
+// events in words, its jumps, columns, summary and charts) is its replay part
+// (rulesets/<id>/replay.js and replay_index.js, see replay/indexer.js), loaded by the game's id.
 //
 // A 50,000-event log: the Web Worker reads it (streamed NDJSON, resumable with after=) and
 // indexes it once; the event list draws only the rows in sight (fixed row height, windowing).
@@ -12,7 +14,8 @@ import { ApiError } from "../api.js";
 import { current, sessions, setCurrent } from "../session.js";
 import { ReplayLog } from "../replay/log.js";
 import { clock, describe, kindOf, memberName, sinceStart } from "../replay/describe.js";
-import { JUMPS, nextIn, prevIn } from "../replay/indexer.js";
+import { nextIn, prevIn } from "../replay/indexer.js";
+import { replayPart } from "../replay/part.js";
 import { viewSummary } from "../replay/summary.js";
 import { statsPanel } from "../replay/stats.js";
 
@@ -60,7 +63,7 @@ export function openReplay(theApp) {
       gid, token: session.token, cursor: null, viewer: null, me: null,
       views: new Map(), shown: null, inflight: null, error: null, errorKey: null,
       playing: false, speed: 4, scrollTop: 0, listHeight: 6 * ROW, follow: true,
-      seqDraft: null, jsonOpen: false, statsSort: null, linkText: null,
+      seqDraft: null, jsonOpen: false, statsSort: null, linkText: null, part: null, partOf: null,
       render: () => redraw(),
     };
     R.log = new ReplayLog(gid, session.token, onLog);
@@ -318,6 +321,7 @@ export function replayScreen(theApp, game) {
   }
   const index = R.log.index;
   const seq = cursor();
+  loadPart(index?.ruleset ?? R.shown?.view?.game?.ruleset ?? (game?.token === R.token ? game.view?.game?.ruleset : null));
   queueMicrotask(afterRender);
   return h("main", { class: "replay", testid: "replay", "data-seq": String(seq), "data-last": String(R.log.last) },
     h("div", { class: "replay-head" },
@@ -330,8 +334,21 @@ export function replayScreen(theApp, game) {
     jumps(index, seq),
     eventList(index, seq),
     viewerSection(index, seq),
-    statsPanel(index, R, { cursorAt: eventAt(seq), seekTime }),
+    statsPanel(index, R, { cursorAt: eventAt(seq), seekTime, part: R.part }),
     linkSection(seq));
+}
+
+// The ruleset's replay part (with its words): the screen redraws once it has come.
+function loadPart(id) {
+  if (!id || R.partOf === id) return;
+  R.partOf = id;
+  const open = R;
+  replayPart(id).then((module) => {
+    if (R !== open || R.partOf !== id) return;
+    if (!module) R.partOf = null; // not loaded (no signal): the next render asks again
+    R.part = module;
+    redraw();
+  });
 }
 
 function eventAt(seq) {
@@ -401,7 +418,7 @@ function controls(seq) {
 
 function jumps(index, seq) {
   // The kinds this ruleset has; those with no event yet only when they are the duels.
-  const kinds = Object.keys(JUMPS[index?.ruleset] || {}).filter((kind) => kind === "duel" || index.jumps?.[kind]?.length);
+  const kinds = (index?.kinds || []).filter((kind) => kind === "duel" || index.jumps?.[kind]?.length);
   return h("section", { class: "replay-jumps", hidden: !kinds.length },
     kinds.map((kind) => {
       const list = index.jumps?.[kind] || [];
@@ -441,7 +458,7 @@ function eventList(index, seq) {
 }
 
 function eventRow(event, index, seq) {
-  const kind = kindOf(event.type, index?.ruleset);
+  const kind = kindOf(event.type, index);
   const at = event.seq === seq;
   return h("button", {
     class: `replay-row ${at ? "at" : ""} ${event.seq > seq ? "later" : ""} ${kind ? `kind-${kind}` : ""}`,
@@ -450,7 +467,7 @@ function eventRow(event, index, seq) {
     onclick: () => setCursor(event.seq, { follow: false }),
   },
   h("span", { class: "replay-row-meta" }, h("b", {}, event.seq), " ", clock(Date.parse(event.at))),
-  h("span", { class: "replay-row-text" }, describe(event, index)));
+  h("span", { class: "replay-row-text" }, describe(event, index, R.part)));
 }
 
 // After the page is patched: scroll the list to the cursor, and watch its scrolling and size
@@ -507,13 +524,7 @@ function viewerOptions(index) {
   const organizer = role(me) === "organizer" ? me : order.find((id) => role(id) === "organizer");
   if (organizer) options.push({ value: organizer, label: mark(organizer, t("replay.viewer.organizer")) });
   options.push({ value: "public", label: t("replay.viewer.public") });
-  if (index.ruleset === "rank-bases") {
-    for (const team of index.config?.teams || []) {
-      const leader = (me && role(me) === "leader" && index.members[me].team === team.team_id) ? me
-        : order.find((id) => role(id) === "leader" && index.members[id].team === team.team_id);
-      if (leader) options.push({ value: leader, label: mark(leader, t("replay.viewer.team", { team: team.name })) });
-    }
-  }
+  options.push(...(R.part?.viewers?.(index, me, mark) || []));
   for (const id of order) {
     if (role(id) !== "player") continue;
     const team = index.members[id].team;
@@ -540,7 +551,7 @@ function viewerSection(index, seq) {
     event && h("div", { class: "replay-current", testid: "replay-current" },
       h("div", { class: "replay-row-meta" },
         h("b", {}, t("replay.event_n", { seq, last: last() })), " · ", clock(Date.parse(event.at)), " · ", sinceStart(Date.parse(event.at), index)),
-      h("div", { class: "replay-current-text" }, describe(event, index))),
+      h("div", { class: "replay-current-text" }, describe(event, index, R.part))),
     R.error && R.errorKey === keyOf(R.cursor, chosen) && R.log.error?.status !== 403 && h("div", { class: "error", testid: "replay-view-error" },
       errorText(R.error.code, R.error.message)),
     h("div", {
@@ -550,7 +561,7 @@ function viewerSection(index, seq) {
     shown && h("p", { class: "hint" }, t("replay.as_seen", {
       who: viewerLabel(index, shown.viewer), time: clock(at), seq: shown.seq,
     })),
-    shown ? viewSummary(shown.view, at, R, index?.members) : h("p", { class: "hint" }, t("loading"))));
+    shown ? viewSummary(shown.view, at, R, index?.members, R.part) : h("p", { class: "hint" }, t("loading"))));
 }
 
 function viewerLabel(index, id) {

@@ -5,6 +5,7 @@ from server.rules.card_duel.commands import COMMANDS
 from server.rules.card_duel.decide import decide
 from server.rules.card_duel.events import EVENTS
 from server.rules.card_duel.evolve import evolve, initial_state
+from server.rules.card_duel.offers import offers
 from server.rules.card_duel.state import CardDuel, Config
 from server.rules.card_duel.view import audience, private, rows, shared, touched, view
 from server.rules.core import Ruleset, Sight
@@ -20,4 +21,5 @@ RULESET: Ruleset[CardDuel] = Ruleset(
     view=view,
     sight=Sight(audience=audience, shared=shared, private=private, touched=touched, rows=rows),
     events=EVENTS,
+    offers=offers,
 )

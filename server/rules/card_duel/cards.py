@@ -78,6 +78,11 @@ def beats(a: Card, b: Card) -> bool:
     return a.big > b.big or a.small >= b.small + 2
 
 
+def why(a: Card, b: Card) -> Literal["big", "small"]:
+    """Which number made the winning card `a` beat `b` (the big one when both did)."""
+    return "big" if a.big > b.big else "small"
+
+
 STARTING_CARDS = (
     CardSpec(title="Rána židlí", big=3, small=2, kind="stun"),
     CardSpec(title="Rána Ankh-Morporskou dýkou", big=2, small=3, kind="wound"),

@@ -35,7 +35,7 @@ from server.rules.card_duel.events import (
 from server.rules.card_duel.events import Outcome as OutcomeFace
 from server.rules.card_duel.evolve import evolve
 from server.rules.card_duel.state import CardDuel, Duel, Fighter, Outcome
-from server.rules.core import Context, RuleError
+from server.rules.core import Context, Member, RuleError
 from server.rules.events import UNSET, Fact, Unset
 from server.rules.story import Decider, Lifecycle, Story, tells
 
@@ -132,31 +132,8 @@ def leave_from(state: CardDuel, now: int) -> str:
 
 
 def challenge(state: CardDuel, command: Challenge, ctx: Context) -> list[Fact]:
-    roster.require_running(state.roster)
-    me = find(state, ctx.actor.player_id)
-    member = state.roster.find(command.target)
-    if member is None or member.player_id not in state.fighters:
-        raise RuleError("not_found", f"no player has the code {command.target}")
-    target = state.fighters[member.player_id]
+    me, target = challenged(state, command, ctx.actor, ctx.now)
     now = ctx.now
-    if target.player_id == me.player_id:
-        raise RuleError("invalid", "a player cannot challenge themselves")
-    if not me.alive:
-        raise RuleError("dead", "the dead do not duel")
-    if me.stunned(now):
-        raise RuleError("stunned", "a stunned player cannot challenge")
-    if state.active_duel(me, now):
-        raise RuleError("busy", "you are already in a duel")
-    if command.ranged and "crossbow" not in me.items:
-        raise RuleError("needs_crossbow", "a ranged challenge needs a crossbow")
-    if not target.alive:
-        raise RuleError("dead", f"{member.name} is dead")
-    if state.active_duel(target, now):
-        raise RuleError("busy", f"{member.name} is in a duel")
-    if target.stunned(now):
-        raise RuleError("stunned", f"{member.name} is stunned")
-    if target.immune(now):
-        raise RuleError("immune", f"{member.name} has free leave")
     started = DuelStarted(
         duel_id=ctx.new_id("d"),
         challenger=me.player_id,
@@ -169,38 +146,105 @@ def challenge(state: CardDuel, command: Challenge, ctx: Context) -> list[Fact]:
     return [*timed_out(state, [me, target], now), started]
 
 
-def my_duel(state: CardDuel, duel_id: str, ctx: Context) -> Duel:
+# -- guards: each raises the refusal decide gives; `offers` (offers.py) asks the same ones -------
+
+
+def ready(state: CardDuel, me: Fighter, now: int) -> None:
+    """The challenger's side of a challenge, checked before whom it names."""
+    if not me.alive:
+        raise RuleError("dead", "the dead do not duel")
+    if me.stunned(now):
+        raise RuleError("stunned", "a stunned player cannot challenge")
+    if state.active_duel(me, now):
+        raise RuleError("busy", "you are already in a duel")
+
+
+def named(state: CardDuel, target: str, actor: Member) -> Fighter:
+    """The fighter a challenge names. A player names a code, the proof of the touch (players
+    never learn each other's codes but by it); only an organizer may name a `player_id`."""
+    members = state.roster
+    player_id = members.codes.get(target.strip().upper())
+    if player_id is None and target in members.members:
+        if actor.role != "organizer":
+            raise RuleError("code_required", "name your opponent by their code")
+        player_id = target
+    if player_id is None or player_id not in state.fighters:
+        raise RuleError("not_found", f"no player has the code {target}")
+    return state.fighters[player_id]
+
+
+def available(state: CardDuel, target: Fighter, now: int) -> None:
+    """The target's side of a challenge."""
+    name = state.roster.members[target.player_id].name
+    if not target.alive:
+        raise RuleError("dead", f"{name} is dead")
+    if state.active_duel(target, now):
+        raise RuleError("busy", f"{name} is in a duel")
+    if target.stunned(now):
+        raise RuleError("stunned", f"{name} is stunned")
+    if target.immune(now):
+        raise RuleError("immune", f"{name} has free leave")
+
+
+def challenged(
+    state: CardDuel, command: Challenge, actor: Member, now: int
+) -> tuple[Fighter, Fighter]:
+    """The challenger and the target of an acceptable challenge, or its refusal."""
+    roster.require_running(state.roster)
+    me = find(state, actor.player_id)
+    ready(state, me, now)
+    if command.ranged and "crossbow" not in me.items:
+        raise RuleError("needs_crossbow", "a ranged challenge needs a crossbow")
+    target = named(state, command.target, actor)
+    if target.player_id == me.player_id:
+        raise RuleError("invalid", "a player cannot challenge themselves")
+    available(state, target, now)
+    return me, target
+
+
+def my_duel(state: CardDuel, duel_id: str, actor: Member, now: int) -> Duel:
     """The acting player's duel in progress, by id."""
     roster.require_running(state.roster)
     duel = state.duels.get(duel_id)
     if duel is None:
         raise RuleError("not_found", f"no duel {duel_id} is in progress")
-    if ctx.actor.player_id not in duel.players:
+    if actor.player_id not in duel.players:
         raise RuleError("forbidden", "this is not your duel")
-    if duel.expired(ctx.now):
+    if duel.expired(now):
         raise RuleError("duel_over", "the duel timed out")
     return duel
 
 
-def leave(state: CardDuel, command: LeaveDuel, ctx: Context) -> list[Fact]:
-    """An opponent who does not pick (gone, out of signal) must not hold a player for good."""
-    duel = my_duel(state, command.duel_id, ctx)
-    me = ctx.actor.player_id
-    if duel.opponent(me) in duel.picks:
+def may_leave(state: CardDuel, duel_id: str, actor: Member, now: int) -> Duel:
+    """A duel the actor may leave: an opponent who does not pick (gone, out of signal) must not
+    hold a player for good."""
+    duel = my_duel(state, duel_id, actor, now)
+    if duel.opponent(actor.player_id) in duel.picks:
         raise RuleError("opponent_picked", "your opponent has picked: pick a card")
-    if ctx.now < duel.leave_from:
+    if now < duel.leave_from:
         raise RuleError("too_soon", f"you may leave the duel from {iso(duel.leave_from)}")
-    return [cancelled(state, duel.duel_id, "left", by=me)]
+    return duel
+
+
+def may_pick(state: CardDuel, command: Pick, actor: Member, now: int) -> tuple[Duel, Card]:
+    """The duel and the card of an acceptable pick."""
+    duel = my_duel(state, command.duel_id, actor, now)
+    card = state.fighters[actor.player_id].card(command.card_id)
+    if card is None:
+        raise RuleError("not_your_card", f"you hold no card {command.card_id}")
+    if actor.player_id in duel.picks:
+        raise RuleError("already_picked", "you have picked a card this round")
+    return duel, card
+
+
+def leave(state: CardDuel, command: LeaveDuel, ctx: Context) -> list[Fact]:
+    duel = may_leave(state, command.duel_id, ctx.actor, ctx.now)
+    return [cancelled(state, duel.duel_id, "left", by=ctx.actor.player_id)]
 
 
 def pick(state: CardDuel, command: Pick, ctx: Context) -> list[Fact]:
-    duel = my_duel(state, command.duel_id, ctx)
+    duel, card = may_pick(state, command, ctx.actor, ctx.now)
     me = ctx.actor.player_id
-    card = state.fighters[me].card(command.card_id)
-    if card is None:
-        raise RuleError("not_your_card", f"you hold no card {command.card_id}")
-    if me in duel.picks:
-        raise RuleError("already_picked", "you have picked a card this round")
     picked = CardPicked(duel_id=duel.duel_id, round=duel.round, player_id=me, card_id=card.card_id)
     events: list[Fact] = [picked]
     other = duel.opponent(me)

@@ -3,8 +3,11 @@
 from collections.abc import Iterator
 
 from server.clock import iso, iso_or_none
+from server.rules.card_duel.cards import why
+from server.rules.card_duel.offers import offers
 from server.rules.card_duel.state import CardDuel, Duel, Fighter
 from server.rules.core import Event, Json, Member, mentioned
+from server.rules.offers import may
 from server.rules.roster import MEMBER_ROWS, game_view, member_view, onlooker_view
 from server.rules.rows import Collection, Made, Row, Rows
 
@@ -29,7 +32,18 @@ def rows(audience: str) -> Rows[CardDuel] | None:
 
 
 def head(state: CardDuel, now: int) -> Json:
-    return {"game": game_view(state.roster)}
+    if state.roster.status != "ended":
+        return {"game": game_view(state.roster)}
+    return {"game": game_view(state.roster), "result": result(state)}
+
+
+def result(state: CardDuel) -> Json:
+    """How the fighters ended, in numbers: shown to every player once, after the end (a list of
+    names would make each player's view grow with the game)."""
+    fighters = state.fighters.values()
+    dead = sum(1 for f in fighters if not f.alive)
+    wounded = sum(1 for f in fighters if f.alive and f.wounded)
+    return {"standing": len(fighters) - dead - wounded, "wounded": wounded, "dead": dead}
 
 
 def player_row(state: CardDuel, player_id: str, now: int) -> Made:
@@ -87,6 +101,8 @@ CONSOLE: Rows[CardDuel] = Rows(
 
 def private(state: CardDuel, viewer: Member, now: int) -> Json:
     onlooker = onlooker_view(viewer)
+    if onlooker is not None and viewer.role == "organizer":  # start and end: O(1) in players
+        return {**onlooker, "may": may(offers(state, viewer, now))}
     if onlooker is not None:
         return onlooker
     fighter = state.fighters.get(viewer.player_id)
@@ -101,18 +117,24 @@ def private(state: CardDuel, viewer: Member, now: int) -> Json:
         "me": {**member_view(viewer), **status(fighter)},
         "duel": duel and my_duel(state, duel, viewer.player_id),
         "last_duel": last and my_last_duel(state, last, viewer.player_id),
+        "may": may(offers(state, viewer, now)),
     }
 
 
 def touched(before: CardDuel, events: list[Event]) -> set[str] | None:
     """The fighters the events name, and both players of any duel they name (a pick names its
     picker only, and changes what the opponent sees: `opponent_picked`)."""
+    if any(event.type in LIFECYCLE for event in events):
+        return None  # what everybody may do turns on the game's start and end: once a game
     found = mentioned(before, events)
     for event in events:
         duel = before.duels.get(getattr(event.fact, "duel_id", ""))
         if duel is not None:
             found.update(duel.players)
     return found
+
+
+LIFECYCLE = ("game_started", "game_ended")
 
 
 def status(fighter: Fighter) -> Json:
@@ -164,6 +186,7 @@ def rounds(duel: Duel) -> list[Json]:
             "round": r.round,
             "cards": {p: card.dump() for p, card in r.cards.items()},
             "winners": list(r.winners),
+            "why": {p: why(r.cards[p], r.cards[duel.opponent(p)]) for p in r.winners},
         }
         for r in duel.rounds
     ]

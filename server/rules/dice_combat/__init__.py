@@ -6,6 +6,7 @@ from server.rules.dice_combat.commands import COMMANDS
 from server.rules.dice_combat.decide import decide
 from server.rules.dice_combat.events import EVENTS
 from server.rules.dice_combat.evolve import evolve, initial_state
+from server.rules.dice_combat.offers import offers
 from server.rules.dice_combat.state import Config, DiceCombat
 from server.rules.dice_combat.view import view
 
@@ -19,4 +20,5 @@ RULESET: Ruleset[DiceCombat] = Ruleset(
     evolve=evolve,
     view=view,
     events=EVENTS,
+    offers=offers,
 )

@@ -35,7 +35,7 @@ MODIFIERS: dict[str, tuple[int, int]] = {
     "ambush": (5, 0),  # and the target defends with ZO only
     "prone_target": (5, 0),
     "helpless": (0, 0),  # the defence is 0: see `defence_number`
-    "close_range": (-5, 0),  # a missile at less than 2 sáhy
+    "close_range": (-5, 0),  # a missile at less than 2 paces (sáhy)
 }
 COVER: dict[str, int] = {"none": 0, "half": 3, "three_quarter": 5}  # full: cannot be hit
 

@@ -130,17 +130,24 @@ def correct_initiative(
     order_by(story, ctx, fight, table)
 
 
-def start_turn(story: Story[DiceCombat]) -> bool:
-    """The next in order who has not had a turn this round and can act; False if nobody."""
-    fight = checks.fight(story.state)
+def next_up(state: DiceCombat, fight: Fight) -> str | None:
+    """The next in order who has not had a turn this round and can act; None: the round is
+    over (the view tells the console whether the next turn starts a round)."""
     for combatant_id in fight.order:
-        can_act = story.state.combatants[combatant_id].up and not fight.surprised_now(combatant_id)
+        can_act = state.combatants[combatant_id].up and not fight.surprised_now(combatant_id)
         if combatant_id not in fight.had_turn and can_act:
-            story.tell(
-                TurnStarted(fight_id=fight.fight_id, round=fight.round, combatant_id=combatant_id)
-            )
-            return True
-    return False
+            return combatant_id
+    return None
+
+
+def start_turn(story: Story[DiceCombat]) -> bool:
+    """The next one's turn starts; False if nobody is left this round."""
+    fight = checks.fight(story.state)
+    combatant_id = next_up(story.state, fight)
+    if combatant_id is None:
+        return False
+    story.tell(TurnStarted(fight_id=fight.fight_id, round=fight.round, combatant_id=combatant_id))
+    return True
 
 
 def act(story: Story[DiceCombat], command: Act, ctx: Context) -> None:

@@ -100,7 +100,7 @@ class Chase:
     chase_id: str
     fleeing_id: str
     chaser_id: str
-    lead: int  # sáhy
+    lead: int  # paces (sáhy)
     round: int = 0
 
 

@@ -1,7 +1,7 @@
 """Deciding an attack: the GM declares it, the dice are rolled (by the linked players' phones or
 at once for the GM's combatants), and the last die resolves it."""
 
-from server.rules.core import Context, RuleError
+from server.rules.core import Context, Member, RuleError
 from server.rules.dice_combat import checks, dice
 from server.rules.dice_combat.attack import (
     Defence,
@@ -113,22 +113,34 @@ def defending(
 
 
 def pending_attack(story: Story[DiceCombat], attack_id: str) -> Attack:
-    fight = checks.fight(story.state)
+    return waiting(story.state, attack_id)
+
+
+def waiting(state: DiceCombat, attack_id: str) -> Attack:
+    """An attack declared and still waiting for dice."""
+    fight = checks.fight(state)
     attack = fight.attacks.get(attack_id)
     if attack is None:
         raise RuleError("not_found", f"no attack {attack_id} is waiting for dice")
     return attack
 
 
-def roll(story: Story[DiceCombat], command: RollDice, ctx: Context) -> None:
-    attack = pending_attack(story, command.attack_id)
-    roller = story.state.combatants[attack.roller(command.part)]
-    if ctx.actor.role != "organizer" and roller.player_id != ctx.actor.player_id:
+def rollable(state: DiceCombat, command: RollDice, actor: Member) -> Attack:
+    """The attack whose part this actor may roll now (the guard of `roll`, and of a phone's
+    roll button)."""
+    attack = waiting(state, command.attack_id)
+    roller = state.combatants[attack.roller(command.part)]
+    if actor.role != "organizer" and roller.player_id != actor.player_id:
         raise RuleError("forbidden", f"only {roller.name}'s player or the GM rolls this")
     if command.part not in attack.awaiting:
         if command.part in attack.rolls:
             raise RuleError("already_rolled", f"the {command.part} is rolled already")
         raise RuleError("no_roll", f"the defence is {attack.defence}: nothing to roll")
+    return attack
+
+
+def roll(story: Story[DiceCombat], command: RollDice, ctx: Context) -> None:
+    attack = rollable(story.state, command, ctx.actor)
     roll_part(story, ctx, attack, command.part)
     settle(story, ctx, attack.attack_id)
 

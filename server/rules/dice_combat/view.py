@@ -6,8 +6,11 @@ from collections.abc import Iterable
 
 from server.rules.core import Json, Member
 from server.rules.dice_combat.combatant import Combatant
+from server.rules.dice_combat.fight import next_up
+from server.rules.dice_combat.offers import offers
 from server.rules.dice_combat.state import Attack, DiceCombat, Fight
 from server.rules.keyed import keyed
+from server.rules.offers import may
 from server.rules.roster import game_view, member_view, members_view
 
 
@@ -48,6 +51,7 @@ def view(state: DiceCombat, viewer: Member, now: int) -> Json:
         result["me"] = member_view(viewer)
     if gm:
         result["members"] = members_view(state.roster)
+    result["may"] = may(offers(state, viewer, now))
     return result
 
 
@@ -74,6 +78,7 @@ def fight_view(state: DiceCombat, fight: Fight, seen: frozenset[str]) -> Json:
         "surprised": sorted(fight.surprised),
         "order": list(fight.order),
         "turn": fight.turn,
+        "last_turn": next_up(state, fight) is None,  # next_turn starts a new round
         "initiative": {cid: entry.dump() for cid, entry in fight.initiative.items() if cid in seen},
         "actions": {
             cid: {

@@ -6,6 +6,7 @@ from server.rules.rank_bases.commands import COMMANDS
 from server.rules.rank_bases.decide import decide
 from server.rules.rank_bases.events import EVENTS
 from server.rules.rank_bases.evolve import evolve, initial_state
+from server.rules.rank_bases.offers import offers
 from server.rules.rank_bases.state import Config, RankBases
 from server.rules.rank_bases.view import audience, private, rows, shared, touched, view
 
@@ -20,4 +21,5 @@ RULESET: Ruleset[RankBases] = Ruleset(
     view=view,
     sight=Sight(audience=audience, shared=shared, private=private, touched=touched, rows=rows),
     events=EVENTS,
+    offers=offers,
 )

@@ -2,7 +2,7 @@
 
 from server.clock import iso
 from server.rules import roster
-from server.rules.core import Context, Member, RuleError
+from server.rules.core import Context, Json, Member, RuleError
 from server.rules.events import Fact
 from server.rules.rank_bases.commands import (
     AssignRank,
@@ -37,7 +37,7 @@ from server.rules.rank_bases.events import (
 )
 from server.rules.rank_bases.evolve import evolve
 from server.rules.rank_bases.ranks import valid_set, winner
-from server.rules.rank_bases.state import Player, Raid, RankBases
+from server.rules.rank_bases.state import Duel, Part, Player, Raid, RankBases
 from server.rules.story import Decider, Lifecycle, Story, tells
 
 TEAM_SIZES = range(5, 7)
@@ -100,34 +100,63 @@ def admit(state: RankBases, command: roster.AddPlayer, ctx: Context) -> None:
         raise RuleError("team_full", f"team {command.team} has {size} players already")
 
 
-def setup_problems(state: RankBases) -> list[str]:
-    problems = []
+def setup_problems(state: RankBases) -> list[Json]:
+    """What keeps the game from starting, one problem a dict (the views show them in words)."""
+    problems: list[Json] = []
     if len(state.bases) < MIN_TEAMS:
-        problems.append(f"at least {MIN_TEAMS} teams are needed (config teams)")
+        problems.append({"problem": "teams", "teams": len(state.bases), "needed": MIN_TEAMS})
     for team_id in state.bases:
         team = [p for p in state.players.values() if p.team_id == team_id]
-        unranked = [name(state, p) for p in team if p.rank is None]
-        ranks = sorted(p.rank for p in team if p.rank is not None)
-        if len(team) not in TEAM_SIZES:
-            problems.append(f"team {team_id}: {len(team)} players, 5 or 6 are needed")
-        elif unranked:
-            problems.append(f"team {team_id}: no rank for {', '.join(unranked)}")
-        elif not valid_set(ranks):
-            problems.append(
-                f"team {team_id}: ranks {ranks}, but each of 1-5 is needed once"
+        problems.extend(team_problems(state, team_id, team))
+    return problems
+
+
+def team_problems(state: RankBases, team_id: str, team: list[Player]) -> list[Json]:
+    """One team's problems: 5 or 6 players, all ranked in a valid set, and a leader."""
+    problems: list[Json] = []
+    unranked = [p.player_id for p in team if p.rank is None]
+    ranks = sorted(p.rank for p in team if p.rank is not None)
+    if len(team) not in TEAM_SIZES:
+        problems.append({"problem": "players", "team_id": team_id, "players": len(team)})
+    elif unranked:
+        problems.append({"problem": "unranked", "team_id": team_id, "unranked": unranked})
+    elif not valid_set(ranks):
+        problems.append({"problem": "ranks", "team_id": team_id, "ranks": ranks})
+    if not state.leaders(team_id):
+        problems.append({"problem": "no_leader", "team_id": team_id})
+    return problems
+
+
+def said(state: RankBases, problem: Json) -> str:
+    """A setup problem in the words of the refusal's message."""
+    team = f"team {problem.get('team_id')}: "
+    match problem["problem"]:
+        case "teams":
+            return f"at least {MIN_TEAMS} teams are needed (config teams)"
+        case "players":
+            return f"{team}{problem['players']} players, 5 or 6 are needed"
+        case "unranked":
+            names = ", ".join(state.roster.members[p].name for p in problem["unranked"])
+            return f"{team}no rank for {names}"
+        case "ranks":
+            return (
+                f"{team}ranks {problem['ranks']}, but each of 1-5 is needed once"
                 " (and a second 2 in a team of six)"
             )
-        if not state.leaders(team_id):
-            problems.append(f"team {team_id}: no leader")
-    return problems
+        case _:
+            return f"{team}no leader"
+
+
+def require_setup(state: RankBases) -> None:
+    problems = setup_problems(state)
+    if problems:
+        raise RuleError("invalid_setup", "; ".join(said(state, p) for p in problems))
 
 
 def started(story: Story[RankBases], ctx: Context) -> None:
     """The start checks the teams, then hands every player their first paper (no life spent)."""
     state = story.state
-    problems = setup_problems(state)
-    if problems:
-        raise RuleError("invalid_setup", "; ".join(problems))
+    require_setup(state)
     for player in state.players.values():
         story.tell(
             PaperIssued(paper_id=ctx.new_id("s"), player_id=player.player_id, lives=player.lives)
@@ -171,9 +200,20 @@ def leave(state: RankBases, player: Player) -> list[Fact]:
     return [RaidEnded(raid_id=raid.raid_id, reason="left")]
 
 
+def may_duel(state: RankBases, me: Player) -> None:
+    """What a duel needs of the challenger alone, before any code is looked at: their own paper
+    and time, and somebody of another team who could take the duel."""
+    ready(state, me)
+    if not state.could_duel(me.team_id):
+        raise RuleError("no_opponent", "nobody of another team holds their paper and is free")
+
+
 def open_duel(state: RankBases, command: OpenDuel, ctx: Context) -> list[Fact]:
     roster.require_running(state.roster)
     me = acting(state, ctx)
+    if command.target in state.roster.members:  # a player id: no proof of a touch
+        raise RuleError("code_required", "name the opponent by the code on their phone")
+    may_duel(state, me)
     member = state.roster.find(command.target)
     if member is None or member.player_id not in state.players:
         raise RuleError("not_found", f"no player has the code {command.target}")
@@ -182,7 +222,6 @@ def open_duel(state: RankBases, command: OpenDuel, ctx: Context) -> list[Fact]:
         raise RuleError("invalid", "a player cannot duel themselves")
     if target.team_id == me.team_id:
         raise RuleError("same_team", f"{member.name} is of your own team")
-    ready(state, me)
     ready(state, target, member.name)
     started = DuelStarted(
         duel_id=ctx.new_id("d"), challenger=me.player_id, target=target.player_id, at=iso(ctx.now)
@@ -190,16 +229,21 @@ def open_duel(state: RankBases, command: OpenDuel, ctx: Context) -> list[Fact]:
     return [*leave(state, me), *leave(state, target), started]
 
 
-def reveal(state: RankBases, command: Reveal, ctx: Context) -> list[Fact]:
+def revealable(state: RankBases, duel_id: str, me: str) -> Duel:
+    """The open duel `me` may reveal in: they are its target."""
     roster.require_running(state.roster)
-    duel = state.duels.get(command.duel_id)
+    duel = state.duels.get(duel_id)
     if duel is None:
-        raise RuleError("not_found", f"no duel {command.duel_id} is open")
-    me = ctx.actor.player_id
+        raise RuleError("not_found", f"no duel {duel_id} is open")
     if me not in duel.players:
         raise RuleError("forbidden", "this is not your duel")
     if me == duel.players[0]:
         raise RuleError("already_revealed", "opening the duel was your reveal; the target reveals")
+    return duel
+
+
+def reveal(state: RankBases, command: Reveal, ctx: Context) -> list[Fact]:
+    duel = revealable(state, command.duel_id, ctx.actor.player_id)
     return [fight(state, duel.duel_id, duel.players, None)]
 
 
@@ -244,25 +288,27 @@ def find_raid(state: RankBases, raid_id: str) -> Raid:
     return found
 
 
+def may_raid(state: RankBases, me: Player, team_id: str) -> None:
+    roster.require_running(state.roster)
+    if team_id not in state.bases:
+        raise RuleError("not_found", f"no team {team_id}")
+    if team_id == me.team_id:
+        raise RuleError("own_base", "a raid is into a foreign base")
+    ready(state, me)
+
+
 def raid(state: RankBases, command: StartRaid, ctx: Context) -> list[Fact]:
     roster.require_running(state.roster)
     me = acting(state, ctx)
-    if command.team_id not in state.bases:
-        raise RuleError("not_found", f"no team {command.team_id}")
-    if command.team_id == me.team_id:
-        raise RuleError("own_base", "a raid is into a foreign base")
-    ready(state, me)
+    may_raid(state, me, command.team_id)
     started = RaidStarted(
         raid_id=ctx.new_id("r"), attacker=me.player_id, team_id=command.team_id, at=iso(ctx.now)
     )
     return [*leave(state, me), started]
 
 
-def defend(state: RankBases, command: Defend, ctx: Context) -> list[Fact]:
-    """The defenders are named in order and the attacker fights them at once, in that order."""
-    roster.require_running(state.roster)
-    raided = find_raid(state, command.raid_id)
-    actor = ctx.actor
+def may_defend(state: RankBases, actor: Member, raided: Raid) -> None:
+    """The raided team (a player or a leader of it) names its defenders, once."""
     if actor.role == "leader":
         require_leader_of(actor, raided.team_id)
     else:
@@ -271,6 +317,13 @@ def defend(state: RankBases, command: Defend, ctx: Context) -> list[Fact]:
             raise RuleError("forbidden", f"only team {raided.team_id} defends its base")
     if raided.state != "awaiting_defenders":
         raise RuleError("already_defended", f"raid {raided.raid_id} has been defended")
+
+
+def defend(state: RankBases, command: Defend, ctx: Context) -> list[Fact]:
+    """The defenders are named in order and the attacker fights them at once, in that order."""
+    roster.require_running(state.roster)
+    raided = find_raid(state, command.raid_id)
+    may_defend(state, ctx.actor, raided)
     if len(set(command.order)) != len(command.order):
         raise RuleError("invalid", "order: each defender once")
     for player_id in command.order:
@@ -295,10 +348,10 @@ def defend(state: RankBases, command: Defend, ctx: Context) -> list[Fact]:
     return [*facts, RaidWon(raid_id=raided.raid_id)]
 
 
-def take_part(state: RankBases, command: TakePart, ctx: Context) -> list[Fact]:
+def may_take(state: RankBases, raided: Raid, me: str, part_id: str) -> Part:
+    """The part `me` may take now in a raid, by id."""
     roster.require_running(state.roster)
-    raided = find_raid(state, command.raid_id)
-    if ctx.actor.player_id != raided.attacker:
+    if me != raided.attacker:
         raise RuleError("forbidden", "only the raider takes a part")
     if raided.state == "awaiting_defenders":
         raise RuleError("not_your_turn", "the defenders have not been named yet")
@@ -309,9 +362,16 @@ def take_part(state: RankBases, command: TakePart, ctx: Context) -> list[Fact]:
     tree = state.bases[raided.team_id].tree
     if not tree:
         raise RuleError("tree_empty", f"the tree of team {raided.team_id} is empty")
-    part = next((p for p in tree if p.part_id == command.part_id), None)
+    part = next((p for p in tree if p.part_id == part_id), None)
     if part is None:
-        raise RuleError("not_on_tree", f"no part {command.part_id} hangs on this tree")
+        raise RuleError("not_on_tree", f"no part {part_id} hangs on this tree")
+    return part
+
+
+def take_part(state: RankBases, command: TakePart, ctx: Context) -> list[Fact]:
+    roster.require_running(state.roster)
+    raided = find_raid(state, command.raid_id)
+    part = may_take(state, raided, ctx.actor.player_id, command.part_id)
     face = PartFace(part_id=part.part_id, team_id=part.team_id, value=part.value)
     taken = PartTaken(
         raid_id=raided.raid_id, player_id=raided.attacker, tree=raided.team_id, part=face
@@ -331,15 +391,24 @@ def cancel_raid(state: RankBases, command: CancelRaid, ctx: Context) -> list[Fac
 # -- at the base ---------------------------------------------------------------------------------
 
 
-def deliver(state: RankBases, command: Deliver, ctx: Context) -> list[Fact]:
-    """Everything the player carries is scored; a foreign team's first part goes to the stash."""
+def may_deliver(state: RankBases, actor: Member, player: Player) -> None:
     roster.require_running(state.roster)
-    player = find(state, command.player_id)
-    require_leader_of(ctx.actor, player.team_id)
+    require_leader_of(actor, player.team_id)
     if state.busy(player):
         raise RuleError("busy", f"{name(state, player)} is in a duel or a raid")
     if not player.papers and not player.parts:
         raise RuleError("nothing_to_deliver", f"{name(state, player)} carries nothing")
+
+
+def deliver(state: RankBases, command: Deliver, ctx: Context) -> list[Fact]:
+    player = find_running(state, command.player_id)
+    may_deliver(state, ctx.actor, player)
+    return [*leave(state, player), delivery(state, player)]
+
+
+def delivery(state: RankBases, player: Player) -> Delivered:
+    """Everything the player carries is scored; a foreign team's first part goes to the stash
+    (the leader's preview shows this same delivery before it is recorded)."""
     home = player.team_id
     base = state.bases[home]
     # Of several parts of one team delivered at once, the stash keeps the most valuable.
@@ -369,22 +438,30 @@ def deliver(state: RankBases, command: Deliver, ctx: Context) -> list[Fact]:
         for part in player.parts
     ]
     points = sum(p.points for p in papers) + sum(p.points for p in parts)
-    delivered = Delivered(
+    return Delivered(
         player_id=player.player_id, team_id=home, papers=papers, parts=parts, points=points
     )
-    return [*leave(state, player), delivered]
 
 
-def issue_paper(state: RankBases, command: IssuePaper, ctx: Context) -> list[Fact]:
-    """A player who lost their paper gets a new one at their base, for one life."""
+def find_running(state: RankBases, player_id: str) -> Player:
     roster.require_running(state.roster)
-    player = find(state, command.player_id)
-    require_leader_of(ctx.actor, player.team_id)
+    return find(state, player_id)
+
+
+def may_issue(state: RankBases, actor: Member, player: Player) -> None:
+    roster.require_running(state.roster)
+    require_leader_of(actor, player.team_id)
     who = name(state, player)
     if player.paper is not None:
         raise RuleError("has_paper", f"{who} still holds their paper")
     if player.lives == 0:
         raise RuleError("no_lives", f"{who} has no lives left: out of the game")
+
+
+def issue_paper(state: RankBases, command: IssuePaper, ctx: Context) -> list[Fact]:
+    """A player who lost their paper gets a new one at their base, for one life."""
+    player = find_running(state, command.player_id)
+    may_issue(state, ctx.actor, player)
     return [
         PaperIssued(paper_id=ctx.new_id("s"), player_id=player.player_id, lives=player.lives - 1)
     ]

@@ -42,5 +42,13 @@ def winner(ranks: dict[str, int]) -> str | None:
     return None
 
 
+def reason(a: int, b: int) -> str:
+    """Why a duel of ranks `a` and `b` went as it did: "equal" (the papers swap), "one_takes_five"
+    or "higher"."""
+    if a == b:
+        return "equal"
+    return "one_takes_five" if {a, b} == {LOWEST, HIGHEST} else "higher"
+
+
 def valid_set(ranks: list[int]) -> bool:
     return Counter(ranks) in VALID_SETS

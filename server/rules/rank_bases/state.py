@@ -147,6 +147,14 @@ class RankBases:
             raid is not None and raid.state == "awaiting_defenders"
         )
 
+    def free(self, player: Player) -> bool:
+        """Holds their own paper and is in no duel and no raid's wait: may duel now."""
+        return player.paper is not None and not self.busy(player)
+
+    def could_duel(self, team_id: str) -> bool:
+        """Somebody of another team than `team_id` is free to duel (a few dozen players)."""
+        return any(p.team_id != team_id and self.free(p) for p in self.players.values())
+
     def leaders(self, team_id: str) -> list[str]:
         return [
             m.player_id

@@ -5,9 +5,16 @@ duellist the opponent's rank in the last duel they fought (the papers were shown
 """
 
 from collections.abc import Iterator
-from functools import cache
+from functools import cache, reduce
+
+import msgspec
 
 from server.rules.core import Event, Json, Member, mentioned
+from server.rules.offers import may
+from server.rules.rank_bases.decide import delivery, setup_problems, team_problems
+from server.rules.rank_bases.evolve import evolve
+from server.rules.rank_bases.offers import leader_offers, offers, organizer_offers
+from server.rules.rank_bases.ranks import reason
 from server.rules.rank_bases.state import Duel, Part, Player, Raid, RankBases
 from server.rules.roster import MEMBER_ROWS, game_view, member_view, onlooker_view
 from server.rules.rows import Collection, Made, Row, Rows
@@ -57,8 +64,11 @@ def rows(audience: str) -> Rows[RankBases] | None:
 
 
 def console_head(state: RankBases, now: int) -> Json:
+    lobby = state.roster.status == "lobby"
     return {
         **common(state),
+        "may": may(organizer_offers(state)),
+        "setup": setup_problems(state) if lobby else [],
         "stashes": {t: parts(b.stash) for t, b in state.bases.items()},
         "piles": {
             t: {p.paper_id: {"player_id": p.player_id, "team_id": p.team_id} for p in b.pile}
@@ -135,10 +145,15 @@ def team_rows(team: str) -> Rows[RankBases]:
     def head(state: RankBases, now: int) -> Json:
         if team not in state.bases:
             return common(state)
+        players = [p for p in state.players.values() if p.team_id == team]
+        lobby = state.roster.status == "lobby"
         return {
             **common(state),
             "incoming_raids": incoming(state, team),
             "stash": parts(state.bases[team].stash),
+            "may": may(leader_offers(state, team)),
+            "setup": team_problems(state, team, players) if lobby else [],
+            "deliveries": {p.player_id: preview(state, p) for p in players if p.papers or p.parts},
         }
 
     def ids(state: RankBases) -> Iterator[str]:
@@ -170,6 +185,7 @@ def private(state: RankBases, viewer: Member, now: int) -> Json:
     last = state.last_duels.get(me)
     raid = state.raid_of(player)
     return {
+        "may": may(offers(state, viewer, now)),
         "me": {**member_view(viewer), "team_id": player.team_id, **status(player)},
         "duel": None if duel is None else open_duel(state, duel, me),
         "last_duel": None if last is None else last_duel(state, last, me),
@@ -177,9 +193,17 @@ def private(state: RankBases, viewer: Member, now: int) -> Json:
     }
 
 
+LIFECYCLE = ("game_started", "game_ended")
+
+
 def touched(before: RankBases, events: list[Event]) -> set[str] | None:
     """The players the events name, both players of a duel they name and the attacker of a raid
-    they name (a cancelled duel or raid names neither)."""
+    they name (a cancelled duel or raid names neither); and those whose offers change with
+    others' facts: everybody at the start and the end, a team whose players find nobody of
+    another team free to duel any more (or again), and a raider who has won on a tree that
+    changed."""
+    if any(event.type in LIFECYCLE for event in events):
+        return None
     found = mentioned(before, events)
     for event in events:
         duel = before.duels.get(getattr(event.fact, "duel_id", ""))
@@ -188,7 +212,45 @@ def touched(before: RankBases, events: list[Event]) -> set[str] | None:
         raid = before.raids.get(getattr(event.fact, "raid_id", ""))
         if raid is not None:
             found.add(raid.attacker)
+    after = reduce(evolve, events, before)
+    found.update(lonely(before, after))
+    found.update(on_trees(after, events))
     return found
+
+
+def lonely(before: RankBases, after: RankBases) -> Iterator[str]:
+    """The players of the teams for which `could_duel` changed."""
+    free_before = {p.team_id for p in before.players.values() if before.free(p)}
+    free_after = {p.team_id for p in after.players.values() if after.free(p)}
+    if free_before == free_after:
+        return iter(())
+    flipped = {t for t in after.bases if bool(free_before - {t}) != bool(free_after - {t})}
+    return (p.player_id for p in after.players.values() if p.team_id in flipped)
+
+
+def on_trees(after: RankBases, events: list[Event]) -> Iterator[str]:
+    """The raiders who won on a tree that the events changed (a part taken or hung there)."""
+    trees = set()
+    for event in events:
+        if event.type == "part_taken":
+            trees.add(event.data["tree"])
+        elif event.type == "delivered" and event.data["parts"]:
+            trees.add(event.data["team_id"])
+    if not trees:
+        return iter(())
+    return (r.attacker for r in after.raids.values() if r.state == "won" and r.team_id in trees)
+
+
+def preview(state: RankBases, player: Player) -> Json:
+    """What delivering this player now would score, and where each part would go: the
+    delivery that `deliver` records."""
+    made = delivery(state, player)
+    return {
+        "points": made.points,
+        "papers": len(made.papers),
+        "paper_points": sum(p.points for p in made.papers),
+        "parts": [msgspec.to_builtins(part) for part in made.parts],
+    }
 
 
 def parts(hanging: tuple[Part, ...]) -> Json:
@@ -208,6 +270,7 @@ def status(player: Player) -> Json:
     return {
         "rank": player.rank,
         "has_paper": player.paper is not None,
+        "out": player.out,
         "lives": player.lives,
         "carrying": {"papers": len(player.papers), "parts": [p.dump() for p in player.parts]},
     }
@@ -234,6 +297,7 @@ def last_duel(state: RankBases, duel: Duel, me: str) -> Json:
         "raid_id": duel.raid_id,
         "ranks": dict(duel.ranks or {}),
         "winner": duel.winner,
+        "why": reason(*(duel.ranks or {}).values()) if duel.ranks else None,
     }
 
 

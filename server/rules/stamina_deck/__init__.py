@@ -6,6 +6,7 @@ from server.rules.stamina_deck.commands import COMMANDS
 from server.rules.stamina_deck.decide import decide
 from server.rules.stamina_deck.events import EVENTS
 from server.rules.stamina_deck.evolve import evolve, initial_state
+from server.rules.stamina_deck.offers import offers
 from server.rules.stamina_deck.state import Config, StaminaDeck
 from server.rules.stamina_deck.view import view
 
@@ -19,4 +20,5 @@ RULESET: Ruleset[StaminaDeck] = Ruleset(
     evolve=evolve,
     view=view,
     events=EVENTS,
+    offers=offers,
 )

@@ -1,6 +1,6 @@
 """What deciding a command needs everywhere: the guards that refuse it, and a bout's end."""
 
-from server.rules.core import Context, RuleError
+from server.rules.core import Member, RuleError
 from server.rules.stamina_deck.character import Character
 from server.rules.stamina_deck.events import BoutEnd, BoutEnded, Withdrawn
 from server.rules.stamina_deck.state import StaminaDeck
@@ -14,10 +14,10 @@ def character(state: StaminaDeck, character_id: str) -> Character:
     return found
 
 
-def controlled(state: StaminaDeck, ctx: Context, character_id: str) -> Character:
+def controlled(state: StaminaDeck, actor: Member, character_id: str) -> Character:
     """The character, if the actor may play it: the GM, or the player linked to it."""
     me = character(state, character_id)
-    if ctx.actor.role != "organizer" and ctx.actor.player_id != me.player_id:
+    if actor.role != "organizer" and actor.player_id != me.player_id:
         raise RuleError("forbidden", f"{me.name} is not your character")
     return me
 

@@ -1,7 +1,9 @@
 """Melee: bouts of two, melee hands, and exchanges of two face-down cards revealed at once."""
 
+from typing import NamedTuple
+
 from server.rules import roster
-from server.rules.core import RuleError
+from server.rules.core import Member, RuleError
 from server.rules.stamina_deck.cards import value
 from server.rules.stamina_deck.character import Character
 from server.rules.stamina_deck.commands import Disengage, Engage, Play
@@ -82,8 +84,8 @@ def engage_adjacent(story: Story[StaminaDeck], mover_id: str) -> None:
             start_bout(story, attacker, defender, "contact")
 
 
-def engage(story: Story[StaminaDeck], command: Engage) -> None:
-    state = story.state
+def engaging(state: StaminaDeck, command: Engage) -> None:
+    """The guard of `engage`: two characters in the fight, in contact, not fighting yet."""
     roster.require_running(state.roster)
     attacker, defender = character(state, command.attacker), character(state, command.defender)
     if attacker.character_id == defender.character_id:
@@ -95,23 +97,42 @@ def engage(story: Story[StaminaDeck], command: Engage) -> None:
         raise RuleError("not_adjacent", f"{attacker.name} and {defender.name} are not in contact")
     if state.engaged(attacker.character_id, defender.character_id):
         raise RuleError("already_engaged", f"{attacker.name} and {defender.name} already fight")
-    start_bout(story, attacker.character_id, defender.character_id, "gm")
 
 
-def disengage(story: Story[StaminaDeck], command: Disengage) -> None:
-    state = story.state
+def engage(story: Story[StaminaDeck], command: Engage) -> None:
+    engaging(story.state, command)
+    start_bout(story, command.attacker, command.defender, "gm")
+
+
+def disengaging(state: StaminaDeck, command: Disengage) -> None:
+    """The guard of `disengage`: a bout, and nothing waited for."""
     roster.require_running(state.roster)
     if command.bout_id not in state.bouts:
         raise RuleError("not_found", f"no bout {command.bout_id}")
     free(state)
+
+
+def disengage(story: Story[StaminaDeck], command: Disengage) -> None:
+    disengaging(story.state, command)
     end_bout(story, command.bout_id, "gm")
 
 
-def play(story: Story[StaminaDeck], command: Play) -> None:
-    """A card face down in a bout; when both cards are down, both are revealed."""
-    state = story.state
+class Down(NamedTuple):
+    """A card a fighter may put down now: whose, in which bout, from where, at what cost."""
+
+    me: Character
+    bout: Bout
+    card_id: str | None
+    source: Source
+    actions: int
+
+
+def playing(state: StaminaDeck, actor: Member, command: Play) -> Down:
+    """The guard of `play`: a fighter of the bout with no card down yet, in the actions phase,
+    an exchange left (or an attack of opportunity), an action for it unless defending from the
+    deck."""
     roster.require_running(state.roster)
-    me = controlled(state, story.ctx, command.character_id)
+    me = controlled(state, actor, command.character_id)
     bout = state.bouts.get(command.bout_id)
     if bout is None:
         raise RuleError("not_found", f"no bout {command.bout_id}")
@@ -130,13 +151,19 @@ def play(story: Story[StaminaDeck], command: Play) -> None:
     if tired and (not defending or command.card_id is not None):
         raise RuleError("no_actions_left", f"{me.name} has no actions left: defend from the deck")
     card_id, source = face_down(me, command.card_id, tired)
+    return Down(me, bout, card_id, source, 0 if tired else cost)
+
+
+def play(story: Story[StaminaDeck], command: Play) -> None:
+    """A card face down in a bout; when both cards are down, both are revealed."""
+    me, bout, card_id, source, cost = playing(story.state, story.ctx.actor, command)
     played = CardPlayed(
         bout_id=bout.bout_id,
         character_id=me.character_id,
         exchange=0 if bout.opportunity else bout.exchanges + 1,
         card_id=card_id,
         source=source,
-        actions=0 if tired else cost,
+        actions=cost,
     )
     story.tell(played)
     bout = story.state.bouts[bout.bout_id]

@@ -2,7 +2,8 @@
 the initiative, after the opponent's attack of opportunity)."""
 
 from server.rules import roster
-from server.rules.core import RuleError
+from server.rules.core import Member, RuleError
+from server.rules.stamina_deck.character import Character
 from server.rules.stamina_deck.commands import Move
 from server.rules.stamina_deck.events import CharacterMoved, LeaveFailed, LeaveStarted, Square
 from server.rules.stamina_deck.guards import (
@@ -19,10 +20,11 @@ from server.rules.stamina_deck.state import StaminaDeck
 from server.rules.story import Story
 
 
-def move(story: Story[StaminaDeck], command: Move) -> None:
-    state = story.state
+def moving(state: StaminaDeck, actor: Member, command: Move) -> Character:
+    """The guard of `move`: the character on turn, a card unless out of the fight, a free square
+    in reach."""
     roster.require_running(state.roster)
-    me = controlled(state, story.ctx, command.character_id)
+    me = controlled(state, actor, command.character_id)
     free(state)
     on_turn(state, me)
     if me.wound == "heavy":
@@ -45,6 +47,13 @@ def move(story: Story[StaminaDeck], command: Move) -> None:
         raise RuleError("too_far", f"a move card carries {MOVE} squares")
     if state.occupant(*to) is not None:
         raise RuleError("occupied", f"({command.x}, {command.y}) is taken")
+    return me
+
+
+def move(story: Story[StaminaDeck], command: Move) -> None:
+    state = story.state
+    me = moving(state, story.ctx.actor, command)
+    to = (command.x, command.y)
     # Bouts left behind; without the bout's initiative the opponent first attacks.
     attacked = [
         bout.bout_id

@@ -2,8 +2,8 @@
 and aids put on the field."""
 
 from server.rules import roster
-from server.rules.core import RuleError
-from server.rules.stamina_deck.cards import aimed_pair, value
+from server.rules.core import Member, RuleError
+from server.rules.stamina_deck.cards import Card, aimed_pair, value
 from server.rules.stamina_deck.character import Character
 from server.rules.stamina_deck.commands import AimedShot, Defend, PutAid, Reload, Shoot, UseAid
 from server.rules.stamina_deck.events import (
@@ -13,7 +13,7 @@ from server.rules.stamina_deck.events import (
     ShotDefended,
     ShotFired,
 )
-from server.rules.stamina_deck.fight import MELEE_COVER, Shot, Source, damage
+from server.rules.stamina_deck.fight import MELEE_COVER, Aid, Shot, Source, damage
 from server.rules.stamina_deck.guards import (
     actions,
     character,
@@ -28,11 +28,10 @@ from server.rules.stamina_deck.state import StaminaDeck
 from server.rules.story import Story
 
 
-def ready(story: Story[StaminaDeck], character_id: str, cards: int) -> Character:
+def ready(state: StaminaDeck, actor: Member, character_id: str, cards: int) -> Character:
     """The shooter or reloader: their turn, in the fight, out of melee, with a ranged weapon."""
-    state = story.state
     roster.require_running(state.roster)
-    me = controlled(state, story.ctx, character_id)
+    me = controlled(state, actor, character_id)
     free(state)
     on_turn(state, me)
     fighting(me)
@@ -44,11 +43,14 @@ def ready(story: Story[StaminaDeck], character_id: str, cards: int) -> Character
     return me
 
 
-def shoot(story: Story[StaminaDeck], command: Shoot | AimedShot) -> None:
+def aiming(
+    state: StaminaDeck, actor: Member, command: Shoot | AimedShot
+) -> tuple[Character, Character, list[Card]]:
+    """The guard of `shoot` and `aimed_shot`: a loaded shooter on turn, a target in the fight,
+    hand cards (two of one suit in a row for an aimed shot). The shooter, the target, the cards."""
     aimed = isinstance(command, AimedShot)
     card_ids = command.card_ids if isinstance(command, AimedShot) else [command.card_id]
-    me = ready(story, command.character_id, len(card_ids))
-    state = story.state
+    me = ready(state, actor, command.character_id, len(card_ids))
     target = character(state, command.target_id)
     if target.character_id == me.character_id:
         raise RuleError("invalid", "a character cannot shoot itself")
@@ -59,6 +61,13 @@ def shoot(story: Story[StaminaDeck], command: Shoot | AimedShot) -> None:
     cards = [state.cards[card_id] for card_id in card_ids]
     if aimed and not aimed_pair(*cards):
         raise RuleError("not_a_pair", "an aimed shot takes two cards of one suit in a row")
+    return me, target, cards
+
+
+def shoot(story: Story[StaminaDeck], command: Shoot | AimedShot) -> None:
+    aimed = isinstance(command, AimedShot)
+    state = story.state
+    me, target, cards = aiming(state, story.ctx.actor, command)
     into_melee = state.in_melee(target.character_id)
     check, hit = None, target.character_id
     if into_melee and not aimed and me.deck:
@@ -90,10 +99,10 @@ def shoot(story: Story[StaminaDeck], command: Shoot | AimedShot) -> None:
         defend_with(story, shot, defender, None)
 
 
-def defend(story: Story[StaminaDeck], command: Defend) -> None:
-    state = story.state
+def defending(state: StaminaDeck, actor: Member, command: Defend) -> tuple[Character, Shot]:
+    """The guard of `defend`: the target of the shot waiting, with a hand card or the deck."""
     roster.require_running(state.roster)
-    me = controlled(state, story.ctx, command.character_id)
+    me = controlled(state, actor, command.character_id)
     shot = state.shot
     if shot is None:
         raise RuleError("nothing_to_defend", "no shot waits for a defence")
@@ -103,6 +112,11 @@ def defend(story: Story[StaminaDeck], command: Defend) -> None:
         )
     if command.card_id is not None:
         in_hand(me, [command.card_id])
+    return me, shot
+
+
+def defend(story: Story[StaminaDeck], command: Defend) -> None:
+    me, shot = defending(story.state, story.ctx.actor, command)
     defend_with(story, shot, me, command.card_id)
 
 
@@ -132,11 +146,17 @@ def defend_with(story: Story[StaminaDeck], shot: Shot, me: Character, card_id: s
     owe(story, me.character_id, hurt, "discard")
 
 
-def reload(story: Story[StaminaDeck], command: Reload) -> None:
-    me = ready(story, command.character_id, 1)
+def reloading(state: StaminaDeck, actor: Member, command: Reload) -> Character:
+    """The guard of `reload`: a shooter on turn with an unloaded weapon and a hand card."""
+    me = ready(state, actor, command.character_id, 1)
     in_hand(me, [command.card_id])
     if me.loaded:
         raise RuleError("already_loaded", f"{me.name}'s weapon is loaded")
+    return me
+
+
+def reload(story: Story[StaminaDeck], command: Reload) -> None:
+    me = reloading(story.state, story.ctx.actor, command)
     progress = me.reload_progress + 1
     reloaded = ReloadProgressed(
         character_id=me.character_id,
@@ -149,20 +169,25 @@ def reload(story: Story[StaminaDeck], command: Reload) -> None:
     story.tell(reloaded)
 
 
-def acting_in_turn(story: Story[StaminaDeck], character_id: str) -> Character:
-    state = story.state
+def acting_in_turn(state: StaminaDeck, actor: Member, character_id: str) -> Character:
     roster.require_running(state.roster)
-    me = controlled(state, story.ctx, character_id)
+    me = controlled(state, actor, character_id)
     free(state)
     on_turn(state, me)
     fighting(me)
     return me
 
 
-def put_aid(story: Story[StaminaDeck], command: PutAid) -> None:
-    me = acting_in_turn(story, command.character_id)
+def putting_aid(state: StaminaDeck, actor: Member, command: PutAid) -> Character:
+    """The guard of `put_aid`: the character on turn, in the fight, an action and a hand card."""
+    me = acting_in_turn(state, actor, command.character_id)
     actions(me, 1)
     in_hand(me, [command.card_id])
+    return me
+
+
+def put_aid(story: Story[StaminaDeck], command: PutAid) -> None:
+    me = putting_aid(story.state, story.ctx.actor, command)
     aid = AidPut(
         aid_id=story.ctx.new_id("a"),
         character_id=me.character_id,
@@ -175,9 +200,15 @@ def put_aid(story: Story[StaminaDeck], command: PutAid) -> None:
     story.tell(aid)
 
 
-def use_aid(story: Story[StaminaDeck], command: UseAid) -> None:
-    me = acting_in_turn(story, command.character_id)
-    aid = story.state.aids.get(command.aid_id)
+def using_aid(state: StaminaDeck, actor: Member, command: UseAid) -> tuple[Character, Aid]:
+    """The guard of `use_aid`: the character on turn, in the fight, an aid on the field."""
+    me = acting_in_turn(state, actor, command.character_id)
+    aid = state.aids.get(command.aid_id)
     if aid is None:
         raise RuleError("not_found", f"no aid {command.aid_id} on the field")
+    return me, aid
+
+
+def use_aid(story: Story[StaminaDeck], command: UseAid) -> None:
+    me, aid = using_aid(story.state, story.ctx.actor, command)
     story.tell(AidUsed(aid_id=aid.aid_id, character_id=me.character_id, card_id=aid.card_id))

@@ -2,8 +2,9 @@
 ranged or melee hand, then turns in initiative order."""
 
 from server.rules import roster
-from server.rules.core import RuleError
+from server.rules.core import Member, RuleError
 from server.rules.stamina_deck.cards import Card
+from server.rules.stamina_deck.character import Character
 from server.rules.stamina_deck.commands import ChooseInitiative, EndTurn, StartRound
 from server.rules.stamina_deck.events import (
     InitiativeChosen,
@@ -22,12 +23,17 @@ from server.rules.stamina_deck.state import StaminaDeck
 from server.rules.story import Story
 
 
-def start_round(story: Story[StaminaDeck], command: StartRound) -> None:
-    state = story.state
+def starting(state: StaminaDeck) -> None:
+    """The guard of `start_round`: a running game, nothing waited for, initiative all chosen."""
     roster.require_running(state.roster)
     free(state)
     if state.phase == "initiative":
         raise RuleError("wrong_phase", "initiative is still being chosen")
+
+
+def start_round(story: Story[StaminaDeck], command: StartRound) -> None:
+    state = story.state
+    starting(state)
     if state.round > 0:
         end_round(story)
     state = story.state
@@ -88,14 +94,19 @@ def keep(story: Story[StaminaDeck], character_id: str, card_id: str | None) -> N
     story.tell(chosen)
 
 
-def choose_initiative(story: Story[StaminaDeck], command: ChooseInitiative) -> None:
-    state = story.state
+def choosing(state: StaminaDeck, actor: Member, command: ChooseInitiative) -> Character:
+    """The guard of `choose_initiative`: one of the cards this character drew for it."""
     roster.require_running(state.roster)
-    me = controlled(state, story.ctx, command.character_id)
+    me = controlled(state, actor, command.character_id)
     if state.phase != "initiative" or not me.choice:
         raise RuleError("nothing_to_choose", f"{me.name} has no initiative to choose")
     if command.card_id not in me.choice:
         raise RuleError("not_your_card", f"{me.name} drew no card {command.card_id}")
+    return me
+
+
+def choose_initiative(story: Story[StaminaDeck], command: ChooseInitiative) -> None:
+    me = choosing(story.state, story.ctx.actor, command)
     keep(story, me.character_id, command.card_id)
     if not any(c.choice for c in story.state.characters.values()):
         begin_actions(story)
@@ -144,14 +155,20 @@ def draw_hand(story: Story[StaminaDeck], character_id: str) -> None:
         owe(story, character_id, len(me.hand) - limit, "deck")
 
 
-def end_turn(story: Story[StaminaDeck], command: EndTurn) -> None:
-    state = story.state
+def ending_turn(state: StaminaDeck, actor: Member, command: EndTurn) -> Character:
+    """The guard of `end_turn`: the character on turn, nothing waited for."""
     roster.require_running(state.roster)
-    me = controlled(state, story.ctx, command.character_id)
+    me = controlled(state, actor, command.character_id)
     acting(state)
     free(state)
     if state.on_turn() != me.character_id:
         raise RuleError("not_your_turn", f"it is not {me.name}'s turn")
+    return me
+
+
+def end_turn(story: Story[StaminaDeck], command: EndTurn) -> None:
+    state = story.state
+    me = ending_turn(state, story.ctx.actor, command)
     assert state.turn is not None
     later = [c for c in state.order[state.turn + 1 :] if state.characters[c].wound != "heavy"]
     story.tell(TurnEnded(character_id=me.character_id, next=later[0] if later else None))

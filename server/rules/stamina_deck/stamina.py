@@ -2,11 +2,11 @@
 run out; a light wound's fresh deck."""
 
 from server.rules import roster
-from server.rules.core import RuleError
-from server.rules.stamina_deck.character import severity
+from server.rules.core import Member, RuleError
+from server.rules.stamina_deck.character import Character, severity
 from server.rules.stamina_deck.commands import GiveCards, RenewDeck
 from server.rules.stamina_deck.events import CardsGiven, CardsOwed, CharacterWounded, DeckRenewed
-from server.rules.stamina_deck.fight import Destination
+from server.rules.stamina_deck.fight import Debt, Destination
 from server.rules.stamina_deck.guards import controlled, end_bout, free, in_hand
 from server.rules.stamina_deck.state import StaminaDeck
 from server.rules.story import Story
@@ -67,10 +67,11 @@ def wound(story: Story[StaminaDeck], character_id: str, lives: int) -> None:
             end_bout(story, bout.bout_id, "out")
 
 
-def give_cards(story: Story[StaminaDeck], command: GiveCards) -> None:
-    state = story.state
+def giving(state: StaminaDeck, actor: Member, command: GiveCards) -> tuple[Character, Debt]:
+    """The guard of `give_cards`: a character that owes cards, hand cards it holds, as many as
+    owed to the deck top, otherwise at most as many, the deck giving the rest."""
     roster.require_running(state.roster)
-    me = controlled(state, story.ctx, command.character_id)
+    me = controlled(state, actor, command.character_id)
     debt = state.debt(me.character_id)
     if debt is None:
         raise RuleError("nothing_owed", f"{me.name} owes no cards")
@@ -79,22 +80,30 @@ def give_cards(story: Story[StaminaDeck], command: GiveCards) -> None:
     if debt.to == "deck":
         if chosen != debt.count:
             raise RuleError("wrong_count", f"return exactly {debt.count} cards to the deck")
-        give(story, me.character_id, "deck", command.card_ids, [], 0)
-        return
+        return me, debt
     if chosen > debt.count or debt.count - chosen > len(me.deck):
         raise RuleError(
             "wrong_count",
             f"give {debt.count} cards: at most that many from hand, the rest from the deck "
             f"({len(me.deck)} left in it)",
         )
+    return me, debt
+
+
+def give_cards(story: Story[StaminaDeck], command: GiveCards) -> None:
+    me, debt = giving(story.state, story.ctx.actor, command)
+    if debt.to == "deck":
+        give(story, me.character_id, "deck", command.card_ids, [], 0)
+        return
+    chosen = len(command.card_ids)
     deck = list(me.deck)[: debt.count - chosen]
     give(story, me.character_id, debt.to, command.card_ids, deck, 0)
 
 
-def renew_deck(story: Story[StaminaDeck], command: RenewDeck) -> None:
-    state = story.state
+def renewing(state: StaminaDeck, actor: Member, command: RenewDeck) -> Character:
+    """The guard of `renew_deck`: lightly wounded, the deck run out, a discard to turn."""
     roster.require_running(state.roster)
-    me = controlled(state, story.ctx, command.character_id)
+    me = controlled(state, actor, command.character_id)
     free(state)
     if me.wound != "light":
         raise RuleError("not_lightly_wounded", "only a lightly wounded character turns the discard")
@@ -102,5 +111,10 @@ def renew_deck(story: Story[StaminaDeck], command: RenewDeck) -> None:
         raise RuleError("deck_not_empty", f"{me.name} still has a stamina deck")
     if not me.discard:
         raise RuleError("empty_discard", f"{me.name} has no discarded cards")
+    return me
+
+
+def renew_deck(story: Story[StaminaDeck], command: RenewDeck) -> None:
+    me = renewing(story.state, story.ctx.actor, command)
     deck = story.ctx.chance.shuffle(list(me.discard))
     story.tell(DeckRenewed(character_id=me.character_id, deck=deck))

@@ -9,9 +9,11 @@ Characters, bouts, tokens and aids are keyed by id; no view lists the other play
 from collections.abc import Callable
 
 from server.rules.core import Json, Member
+from server.rules.offers import may
 from server.rules.roster import game_view, member_view, members_view
 from server.rules.stamina_deck.character import Character
 from server.rules.stamina_deck.fight import Aid, Bout
+from server.rules.stamina_deck.offers import offers
 from server.rules.stamina_deck.state import StaminaDeck
 
 
@@ -52,6 +54,7 @@ def view(state: StaminaDeck, viewer: Member, now: int) -> Json:
         result["me"] = {**member_view(viewer), "characters": sorted(mine)}
     if gm:
         result["members"] = members_view(state.roster)
+    result["may"] = may(offers(state, viewer, now))
     return result
 
 

@@ -1,13 +1,12 @@
 // The player's phone: code, cards, challenge, the duel, the reveal and what follows.
 import { buzz } from "../../alerts.js";
 import { h, svgNode } from "../../dom.js";
-import { t } from "../../i18n.js";
+import { errorText, getLang, t } from "../../i18n.js";
 import { inForce } from "../../clock.js";
 import { countdown } from "../../countdown.js";
-import { reason } from "./duel.js";
 import { qrSvg } from "../../qr.js";
 import { markRevealSeen, seenReveal } from "../../session.js";
-import { cardFace, cardView, codeForm, playersList, sendCode, sending, typedPlayer } from "../../views/common.js";
+import { cardFace, cardView, codeForm, gameOver, playersList, sendCode, sending } from "../../views/common.js";
 import { scanner, stopScan } from "../../views/scanner.js";
 
 // What the player's phone asks the wake lock for: a duel or a countdown on screen.
@@ -23,6 +22,22 @@ export function activeDuel(view) {
   return duel && (!duel.deadline || inForce(duel.deadline)) ? duel : null;
 }
 
+// What the view offers: `true`, or a refusal that lapses at its `until` (a stun running out).
+// A challenge is never `true`: it needs the opponent's code, which the view cannot hold, and the
+// server answers `code_required` when nothing else stands in the way (docs/protocol.md).
+function offered(entry) {
+  if (entry === true || entry?.code === "code_required") return true;
+  return Boolean(entry?.until) && !inForce(entry.until);
+}
+
+// A refused action's words, with a countdown when the refusal ends by time alone.
+function refusal(entry, testid) {
+  if (!entry || offered(entry)) return null;
+  return h("div", { class: "hint refused", testid, "data-code": entry.code },
+    errorText(entry.code, "", "card-duel"),
+    entry.until ? [" ", countdown(entry.until, { testid: `${testid}-countdown` })] : null);
+}
+
 // Buzz once for each new duel on this phone (the challenger's too: the duel has begun).
 const buzzed = new Set();
 
@@ -31,7 +46,8 @@ export function playerScreen(app, game) {
   const ui = app.ui;
   const duel = activeDuel(view);
   const reveal = view.last_duel && (ui.revealOpen === view.last_duel.duel_id || !seenReveal(view.last_duel.duel_id));
-  const stunned = inForce(view.me.stunned_until);
+  // Once the game has ended a stun binds nobody: the last screen tells the story instead.
+  const stunned = inForce(view.me.stunned_until) && view.game.status !== "ended";
   if (duel || reveal || stunned || !view.me.alive) ui.scanning = false;
   if (!ui.scanning) stopScan();
   if (duel && !buzzed.has(duel.duel_id)) {
@@ -47,11 +63,12 @@ export function playerScreen(app, game) {
 
 function mainScreen(app, game) {
   const { me, game: info } = game.view;
-  const running = info.status === "running";
+  const ended = info.status === "ended";
+  const may = game.view.may || {};
   const hasCrossbow = (me.items || []).includes("crossbow");
   return h("main", { class: "player" },
     info.status === "lobby" && h("div", { class: "banner info", testid: "lobby-banner" }, t("game.lobby")),
-    info.status === "ended" && h("div", { class: "banner info", testid: "ended-banner" }, t("game.ended")),
+    ended && gameOver(game, { mine: t(`end.mine.${!me.alive ? "dead" : me.wounded ? "wounded" : "alive"}`), result: result(game.view) }),
     !me.alive && h("div", { class: "banner dead", testid: "dead-banner" },
       h("strong", {}, t("dead.title")), h("span", {}, t("dead.hint"))),
     me.alive && me.wounded && h("div", { class: "banner wound", testid: "wound-banner" },
@@ -67,7 +84,7 @@ function mainScreen(app, game) {
       h("button", { class: "secondary", testid: "show-qr", onclick: () => app.set({ showQr: !app.ui.showQr }) },
         app.ui.showQr ? t("me.hide_qr") : t("me.show_qr")),
       app.ui.showQr && h("div", { class: "my-qr", testid: "my-qr" }, svgNode(qrSvg(me.code)))),
-    running && me.alive && challengeForm(app, game, hasCrossbow),
+    !ended && (offered(may.challenge) ? challengeForm(app, game, offered(may["challenge:ranged"])) : me.alive && info.status === "running" && refusal(may.challenge, "challenge-refused")),
     h("section", { class: "cards-section" },
       h("h2", {}, t("cards.title", { count: me.cards.length })),
       h("div", { class: "card-list" }, me.cards.map((card) => cardView(card, { testid: `card-${card.card_id}` }))),
@@ -79,13 +96,20 @@ function mainScreen(app, game) {
     playersList(app, game));
 }
 
-function challengeForm(app, game, hasCrossbow) {
+// How the fighters ended, as the view tells every player after the end.
+function result(view) {
+  const r = view.result;
+  return r ? t("end.result", { standing: r.standing, wounded: r.wounded, dead: r.dead }) : null;
+}
+
+// The opponent's name is not known before the server opens the duel (players do not get each
+// other's codes): the duel screen names them.
+function challengeForm(app, game, ranged) {
   const ui = app.ui;
-  const target = typedPlayer(game, ui.challengeCode);
   return codeForm(app, game, {
     name: "challenge", field: "challengeCode", label: t("challenge.label"), submit: t("challenge.submit"),
-    hint: target ? t("challenge.target", { name: target.name }) : "",
-    extra: hasCrossbow && h("label", { class: "check" },
+    hint: t("challenge.hint"),
+    extra: ranged && h("label", { class: "check" },
       h("input", { type: "checkbox", testid: "challenge-ranged", checked: Boolean(ui.ranged), onchange: (e) => { ui.ranged = e.target.checked; } }),
       t("challenge.ranged")),
     pending: sending(game, "challenge"),
@@ -94,7 +118,8 @@ function challengeForm(app, game, hasCrossbow) {
 }
 
 function submitChallenge(app, game, raw) {
-  return sendCode(app, game, raw, "challengeCode", (code) => ({ type: "challenge", target: code, ranged: Boolean(app.ui.ranged) }));
+  const ranged = Boolean(app.ui.ranged) && offered(game.view.may?.["challenge:ranged"]);
+  return sendCode(app, game, raw, "challengeCode", (code) => ({ type: "challenge", target: code, ranged }));
 }
 
 function duelScreen(app, game) {
@@ -114,22 +139,23 @@ function duelScreen(app, game) {
     duel.opponent_picked
       ? h("div", { class: "chip ok big-chip", testid: "opponent-picked" }, t("duel.opponent_picked"))
       : h("div", { class: "chip wait big-chip", testid: "opponent-picking" }, t("duel.opponent_picking")),
-    leaveDuel(game, duel),
+    leaveDuel(game, duel, game.view.may?.leave),
     picked
       ? h("section", { class: "my-pick", testid: "my-pick" },
         h("div", { class: "hint" }, t("duel.your_pick")),
         cardView(picked),
         h("div", { class: unsent ? "chip wait" : "chip ok" },
           unsent ? t("duel.pick_unsent") : duel.opponent_picked ? t("duel.revealing") : t("duel.wait_opponent")))
-      : pickSection(app, game, duel, me.cards));
+      : pickSection(app, game, duel, me.cards, game.view.may || {}));
 }
 
-// An opponent who does not pick (gone, or out of signal) cannot hold a player: from `leave_from`
-// the duel may be left; until then a countdown says when (and redraws the screen at its end).
-function leaveDuel(game, duel) {
-  if (duel.opponent_picked || !duel.leave_from) return null;
-  if (inForce(duel.leave_from)) {
-    return h("div", { class: "hint leave-wait" }, t("duel.leave_in"), " ", countdown(duel.leave_from, { testid: "leave-countdown" }));
+// An opponent who does not pick (gone, or out of signal) cannot hold a player: the view offers
+// `leave`, refused `too_soon` until a time (a countdown says when, and redraws at its end).
+function leaveDuel(game, duel, may) {
+  if (!may) return null;
+  if (!offered(may)) {
+    if (may.code !== "too_soon") return null; // the opponent has picked, or the duel is over
+    return h("div", { class: "hint leave-wait" }, t("duel.leave_in"), " ", countdown(may.until, { testid: "leave-countdown" }));
   }
   return h("button", {
     class: "danger wide leave-duel", testid: "leave-duel",
@@ -143,16 +169,18 @@ function leaveDuel(game, duel) {
 
 // A tap selects a card (another tap on another card changes it); only the confirm button sends
 // it: the server keeps the first pick, so one glove slip must not decide a duel.
-function pickSection(app, game, duel, cards) {
+function pickSection(app, game, duel, cards, may) {
   const ui = app.ui;
   const round = `${duel.duel_id}:${duel.round}`;
-  const chosen = ui.pickChoice?.round === round ? cards.find((c) => c.card_id === ui.pickChoice.card_id) : null;
+  const chosen = ui.pickChoice?.round === round ? cards.find((c) => c.card_id === ui.pickChoice.card_id && offered(may[`pick:${c.card_id}`])) : null;
+  const refused = cards.map((c) => may[`pick:${c.card_id}`]).find((entry) => entry && !offered(entry));
   return h("section", { class: "pick" },
     h("p", { class: "pick-hint" }, chosen ? t("duel.pick_confirm_hint") : t("duel.pick_hint")),
+    refusal(refused, "pick-refused"),
     // The confirm button stands right under the chosen card, where the thumb already is.
     h("div", { class: "pick-grid" }, cards.map((card) => [h("button", {
       class: `card pick kind-${card.kind}${card === chosen ? " chosen" : ""}`, testid: `card-${card.card_id}`,
-      "aria-pressed": String(card === chosen),
+      "aria-pressed": String(card === chosen), disabled: !offered(may[`pick:${card.card_id}`]),
       onclick: () => app.set({ pickChoice: { round, card_id: card.card_id } }),
     }, cardFace(card)),
     card === chosen && h("button", {
@@ -177,6 +205,8 @@ function previousRounds(view) {
     text(round.cards[me.player_id]), " × ", text(round.cards[duel.opponent.player_id]), " – ", t("reveal.draw_short"))));
 }
 
+// The verdict, what it did and the dismiss button come first (a 320 × 568 phone in gloves reads
+// them without scrolling); the cards and why they won follow below.
 function revealScreen(app, game) {
   const { me, last_duel: duel } = game.view;
   const opponentId = duel.opponent.player_id;
@@ -185,27 +215,17 @@ function revealScreen(app, game) {
     markRevealSeen(duel.duel_id);
     app.set({ revealOpen: null });
   };
-  return h("main", { class: "reveal", testid: "reveal" },
-    h("h1", {}, t("reveal.title")),
-    h("div", { class: "duel-opponent" }, t("duel.against"), " ", h("strong", {}, duel.opponent.name)),
-    duel.rounds.map((round) => {
-      const mine = round.cards[me.player_id];
-      const theirs = round.cards[opponentId];
-      const iWon = round.winners.includes(me.player_id);
-      const theyWon = round.winners.includes(opponentId);
-      const verdict = iWon && theyWon ? t("reveal.both") : iWon ? t("reveal.you_won") : theyWon ? t("reveal.they_won") : t("reveal.draw");
-      const why = [];
-      if (mine && theirs && iWon) why.push(whyText(mine, theirs));
-      if (mine && theirs && theyWon) why.push(whyText(theirs, mine));
-      return h("section", { class: "round", testid: `reveal-round-${round.round}` },
-        duel.rounds.length > 1 && h("h2", {}, t("reveal.round", { round: round.round })),
-        h("div", { class: "versus" },
-          h("div", { class: iWon ? "side won" : "side" }, h("div", { class: "who" }, t("reveal.you")), mine ? cardView(mine) : "–"),
-          h("div", { class: "vs" }, "×"),
-          h("div", { class: theyWon ? "side won" : "side" }, h("div", { class: "who" }, duel.opponent.name), theirs ? cardView(theirs) : "–")),
-        h("div", { class: `verdict ${iWon && !theyWon ? "good" : theyWon && !iWon ? "bad" : ""}`, testid: "reveal-verdict" }, verdict),
-        why.map((text) => h("div", { class: "why" }, text)));
-    }),
+  const verdictOf = (round) => {
+    const iWon = round.winners.includes(me.player_id);
+    const theyWon = round.winners.includes(opponentId);
+    const text = iWon && theyWon ? t("reveal.both") : iWon ? t("reveal.you_won") : theyWon ? t("reveal.they_won") : t("reveal.draw");
+    return { iWon, theyWon, text, cls: `verdict ${iWon && !theyWon ? "good" : theyWon && !iWon ? "bad" : ""}` };
+  };
+  const last = duel.rounds.at(-1);
+  const final = last?.winners.length ? verdictOf(last) : null;
+  return h("main", { class: "reveal", testid: "reveal", lang: getLang() },
+    h("h1", {}, t("reveal.title"), " ", h("span", { class: "reveal-against" }, t("duel.against"), " ", h("strong", { class: "name" }, duel.opponent.name))),
+    final && h("div", { class: final.cls, testid: "reveal-verdict" }, final.text),
     h("section", { class: "outcomes", testid: "reveal-outcomes" },
       // A cancelled duel is cancelled for both: say it once.
       duel.outcomes.filter((o) => o.effect !== "cancelled" || o.player_id === me.player_id).map((o) => {
@@ -216,18 +236,33 @@ function revealScreen(app, game) {
           t(`outcome.${mine ? "me" : "other"}.${o.effect}`, { name: nameOf(o.player_id) }),
           o.until && inForce(o.until) ? [" ", countdown(o.until, { testid, alarm: mine })] : null);
       })),
-    h("button", { class: "primary wide", testid: "reveal-ok", onclick: close }, t("reveal.ok")));
+    h("button", { class: "primary wide", testid: "reveal-ok", onclick: close }, t("reveal.ok")),
+    duel.rounds.map((round) => {
+      const mine = round.cards[me.player_id];
+      const theirs = round.cards[opponentId];
+      const { iWon, theyWon, text, cls } = verdictOf(round);
+      const why = [];
+      if (mine && theirs && iWon) why.push(whyText(mine, theirs, round.why?.[me.player_id]));
+      if (mine && theirs && theyWon) why.push(whyText(theirs, mine, round.why?.[opponentId]));
+      return h("section", { class: "round", testid: `reveal-round-${round.round}` },
+        duel.rounds.length > 1 && h("h2", {}, t("reveal.round", { round: round.round }), " – ", h("span", { class: cls }, text)),
+        h("div", { class: "versus" },
+          h("div", { class: iWon ? "side won" : "side" }, h("div", { class: "who" }, t("reveal.you")), mine ? cardView(mine) : "–"),
+          h("div", { class: "vs" }, "×"),
+          h("div", { class: theyWon ? "side won" : "side" }, h("div", { class: "who name" }, duel.opponent.name), theirs ? cardView(theirs) : "–")),
+        why.filter(Boolean).map((line) => h("div", { class: "why", testid: "reveal-why" }, line)));
+    }));
 }
 
-function whyText(winner, loser) {
-  const r = reason(winner, loser);
-  return `${winner.title}: ${t(r.key, { a: r.a, b: r.b })}`;
+// Why a card won, as the server says (`round.why`: "big" or "small", the number that decided).
+function whyText(winner, loser, number) {
+  if (number !== "big" && number !== "small") return null;
+  return `${winner.title}: ${t(`why.${number}`, { a: winner[number], b: loser[number] })}`;
 }
 
 function stunScreen(view) {
   return h("main", { class: "full stun", testid: "stun-screen" },
     h("div", { class: "stun-word" }, t("stun.title")),
-    h("div", { class: "stun-other" }, t("stun.other")),
     countdown(view.me.stunned_until, { testid: "stun-countdown", alarm: true, cls: "huge" }),
     h("p", { class: "stun-hint" }, t("stun.hint")),
     h("div", { class: "stun-code" }, view.me.name, " · ", view.me.code));

@@ -30,6 +30,24 @@ export function refusalText(code) {
   return errorText(code, "", "dice-combat");
 }
 
+// What the view says its viewer may do (`may`): undefined when the action is not offered now,
+// null when it is allowed, else the code of its refusal.
+export function refusalOf(view, name) {
+  const entry = view.may?.[name];
+  if (entry === undefined) return undefined;
+  return entry === true ? null : entry.code;
+}
+
+// The actions offered to one combatant, in the server's order (each action's usual length
+// first): [action, length, refusal code or null].
+export function actionsOf(view, id) {
+  const prefix = `act:${id}:`;
+  return Object.keys(view.may || {}).filter((name) => name.startsWith(prefix)).map((name) => {
+    const [action, length] = name.slice(prefix.length).split(":");
+    return [action, length, refusalOf(view, name)];
+  });
+}
+
 export const signed = (n) => (n < 0 ? `−${-n}` : `+${n}`);
 
 // The faces of one exploding d6 (a six rolls again and adds) or of any dice: [6]→[6]→[3].

@@ -1,5 +1,6 @@
-// dice-combat without the DOM: character sheets (JSON, the recent ones in localStorage), the
-// action budget of a round, the modifiers of an attack. No dice here: the server rolls them all.
+// dice-combat without the DOM: character sheets (JSON, the recent ones in localStorage) and the
+// modifiers of an attack. No dice and no refusals here: the server rolls them all, and its view
+// says what may be done (`may`).
 
 // A sheet's numbers: [field, least, most, default] (the bounds of add_combatant).
 export const SHEET_NUMBERS = [
@@ -132,40 +133,6 @@ export function download(filename, content) {
 export function fileName(name) {
   const slug = name.normalize("NFD").replace(/[\u0300-\u036f]/g, "").toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "");
   return `${slug || "sheet"}.json`;
-}
-
-// The actions of `act`, each with its lengths (the first is the usual one), as the server has them.
-export const LENGTHS = {
-  sprint: ["long"],
-  crawl: ["long"],
-  use_skill: ["long", "short"],
-  retreat: ["short"],
-  stand_up: ["short"],
-  cast: ["short", "long"],
-  use_item: ["short", "long"],
-  change_weapon: ["short", "long"],
-  reload: ["short", "long", "instant"],
-  short_move: ["instant"],
-  speak: ["instant"],
-  other: ["long", "short", "instant"],
-};
-
-const NOTHING = { long: null, shorts: [], instants: [], attacks: 0, defences: 0 };
-
-// Why an action of this length no longer fits the round (the server's code), or null.
-// `done` is fight.actions[id] of the view (its `long` says "attack" once it attacked).
-export function refusal(done = NOTHING, action, length) {
-  const busy = done.long != null || done.attacks > 0;
-  if (length === "long" && (busy || done.shorts.length)) return "no_action_left";
-  if (length === "short" && (busy || done.shorts.length >= 2)) return "no_action_left";
-  if (action === "short_move" && done.instants.includes("short_move")) return "already_moved";
-  return null;
-}
-
-export function attackRefusal(done = NOTHING, attacksPerRound = 1) {
-  if ((done.long != null && done.long !== "attack") || done.shorts.length) return "no_action_left";
-  if (done.attacks >= attacksPerRound) return "no_attack_left";
-  return null;
 }
 
 // The modifiers of `attack`, with what each adds (attack, defence): the GM's toggles.

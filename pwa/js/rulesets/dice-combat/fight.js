@@ -3,10 +3,11 @@
 // rolled, bleeding, flight and chases.
 import { h } from "../../dom.js";
 import { t } from "../../i18n.js";
-import { COVERS, LENGTHS, MODIFIERS, attackRefusal, refusal } from "./dice.js";
+import { COVERS, MODIFIERS } from "./dice.js";
 import { eventsOf, lastOf, thisRound } from "./dicelog.js";
 import {
-  attackCard, attacksOf, chasesOf, combatantOf, combatantsOf, currentTurn, diceFaces, livesText, memberOf, nameOf, refusalText, signed, turnOrder, woundsOf,
+  actionsOf, attackCard, attacksOf, chasesOf, combatantOf, combatantsOf, currentTurn, diceFaces, livesText, memberOf, nameOf, refusalOf, refusalText, signed, turnOrder,
+  woundsOf,
 } from "./common.js";
 import { sending } from "../../views/common.js";
 
@@ -19,6 +20,7 @@ export function beginFight(app, game) {
   ui.surprised ??= {};
   const picked = (id) => ui.picked[id] ?? true;
   const chosen = able.filter((c) => picked(c.combatant_id)).map((c) => c.combatant_id);
+  const why = refusalOf(view, "begin_fight");
   return h("section", { class: "begin-fight", testid: "begin-fight-form" },
     h("h2", {}, t("dc.begin.title")),
     !able.length && h("p", { class: "hint" }, t("dc.begin.none")),
@@ -36,14 +38,15 @@ export function beginFight(app, game) {
           onchange: (e) => { ui.surprised[c.combatant_id] = e.target.checked; app.render(); },
         })))))),
     h("button", {
-      class: "primary wide", testid: "begin-fight", disabled: !chosen.length || view.game.status !== "running" || sending(game, "begin_fight"),
+      class: "primary wide", testid: "begin-fight", disabled: !chosen.length || why !== null || sending(game, "begin_fight"),
       onclick: () => {
         const surprised = chosen.filter((id) => ui.surprised[id]);
         game.send({ type: "begin_fight", combatants: chosen, surprised });
         ui.surprised = {};
       },
     }, t("dc.begin.submit", { count: chosen.length })),
-    view.game.status === "lobby" && h("p", { class: "hint" }, t("dc.begin.start_first")));
+    why && h("p", { class: "hint", testid: "begin-fight-blocked" },
+      view.game.status === "lobby" ? t("dc.begin.start_first") : refusalText(why)));
 }
 
 // Form values that belong to one turn are forgotten when the turn moves on.
@@ -58,33 +61,30 @@ export function fightPanel(app, game) {
   if (ui.turnKey !== turnKey(fight)) {
     Object.assign(ui, { turnKey: turnKey(fight), actor: fight.turn, attacker: fight.turn, target: null, fleeOpen: false, weaponFor: null, note: "" });
   }
-  const pending = attacksOf(view);
-  // Who still gets a turn this round after the current one (the server knows exactly; this is the label).
-  const canAct = (id) => combatantOf(view, id)?.condition === "up" && !(fight.round === 1 && fight.surprised.includes(id));
-  const lastTurn = !fight.order.slice(fight.order.indexOf(fight.turn) + 1).some(canAct);
+  const nextWhy = refusalOf(view, "next_turn");
   return h("section", { class: "fight", testid: "fight" },
     h("div", { class: "fight-head" },
       h("h2", { testid: "fight-round", "data-round": String(fight.round) }, t("dc.fight.title", { round: fight.round })),
       h("div", { class: "actions" },
         h("button", {
-          class: "primary", testid: "next-turn", disabled: pending.length > 0 || sending(game, "next_turn"),
-          title: pending.length ? t("dc.fight.rolls_pending") : "",
+          class: "primary", testid: "next-turn", disabled: nextWhy !== null || sending(game, "next_turn"),
+          title: nextWhy ? refusalText(nextWhy) : "",
           onclick: () => game.send({ type: "next_turn" }),
-        }, lastTurn ? t("dc.fight.next_round") : t("dc.fight.next_turn")),
+        }, fight.last_turn ? t("dc.fight.next_round") : t("dc.fight.next_turn")),
         ui.confirmEndFight
           ? h("button", {
             class: "danger", testid: "end-fight-confirm", disabled: sending(game, "end_fight"),
             onclick: () => { ui.confirmEndFight = false; game.send({ type: "end_fight" }); },
           }, t("dc.fight.end_confirm"))
           : h("button", {
-            class: "secondary", testid: "end-fight",
+            class: "secondary", testid: "end-fight", disabled: refusalOf(view, "end_fight") !== null,
             onclick: () => {
               ui.confirmEndFight = true;
               app.render();
               setTimeout(() => { ui.confirmEndFight = false; app.render(); }, 5000);
             },
           }, t("dc.fight.end")))),
-    pending.length > 0 && h("p", { class: "hint" }, t("dc.fight.rolls_pending")),
+    nextWhy && h("p", { class: "hint", testid: "next-turn-blocked" }, refusalText(nextWhy)),
     currentTurn(view),
     turnOrder(view, { row: (id) => orderExtra(view, id) }),
     roundBleeding(game),
@@ -131,65 +131,70 @@ function roundBleeding(game) {
       t("dc.bleed.lost", { count: e.data.lost, lives: e.data.lives }))));
 }
 
-function budgetSummary(done, c, fight) {
+// What is left of the actor's round, as the server's offers say: a long action, a short one,
+// its attacks and its active defence.
+function budgetSummary(view, done, c) {
+  const fight = view.fight;
   const surprised = fight.round === 1 && fight.surprised.includes(c.combatant_id);
-  const longLeft = !refusal(done, "other", "long");
-  const shortsLeft = done && (done.long != null || done.attacks) ? 0 : 2 - (done?.shorts.length ?? 0);
+  const id = c.combatant_id;
+  const long = refusalOf(view, `act:${id}:other:long`); // offered on its turn only
+  const short = refusalOf(view, `act:${id}:other:short`);
   return h("div", { class: "budget", testid: "budget" },
     surprised && h("span", { class: "chip wait" }, t("dc.surprised_no_action")),
-    h("span", { class: `chip ${longLeft ? "ok" : ""}` }, t(longLeft ? "dc.budget.long_free" : "dc.budget.long_used")),
-    h("span", { class: `chip ${shortsLeft ? "ok" : ""}` }, t("dc.budget.shorts_left", { count: shortsLeft })),
+    long !== undefined && h("span", { class: `chip ${long === null ? "ok" : ""}` }, t(long === null ? "dc.budget.long_free" : "dc.budget.long_used")),
+    short !== undefined && h("span", { class: `chip ${short === null ? "ok" : ""}` }, t(short === null ? "dc.budget.short_free" : "dc.budget.short_used")),
     h("span", { class: "chip" }, t("dc.budget.attacks", { done: done?.attacks ?? 0, of: c.attacks_per_round })),
     h("span", { class: `chip ${done?.active_defence ? "ok" : "wait"}` }, t(done?.active_defence ? "dc.budget.parry_yes" : "dc.budget.parry_no")));
 }
 
+// The actions the server offers the chosen combatant (all of them on its turn, else speaking),
+// each greyed with the server's reason when refused.
 function actionPicker(app, game) {
   const view = game.view;
   const fight = view.fight;
   const ui = app.ui.dice;
   const participants = fight.participants.map((id) => combatantOf(view, id)).filter((c) => c && c.condition === "up");
-  const actor = combatantOf(view, ui.actor) ?? combatantOf(view, fight.turn);
+  const actor = participants.find((c) => c.combatant_id === ui.actor) ?? combatantOf(view, fight.turn) ?? participants[0];
   if (!actor) return h("section", { class: "action-picker" }, h("p", { class: "hint" }, t("dc.act.nobody")));
-  const done = fight.actions[actor.combatant_id];
-  const onTurn = actor.combatant_id === fight.turn;
-  const surprised = fight.round === 1 && fight.surprised.includes(actor.combatant_id);
-  const button = (action, length, first) => {
-    const why = surprised ? "surprised" : !onTurn && action !== "speak" ? "not_your_turn" : refusal(done, action, length);
-    const id = first ? `action-${action}` : `action-${action}-${length}`;
+  const id = actor.combatant_id;
+  const done = fight.actions[id];
+  const seen = new Set();
+  const button = ([action, length, why]) => {
+    const first = !seen.has(action);
+    seen.add(action);
     return h("button", {
-      type: "button", class: `action-button len-${length}`, testid: id, disabled: Boolean(why) || actor.condition !== "up",
-      title: why ? refusalText(why) : t(`dc.len.${length}`),
+      type: "button", class: `action-button len-${length}`, testid: first ? `action-${action}` : `action-${action}-${length}`,
+      disabled: why !== null, title: why ? refusalText(why) : t(`dc.len.${length}`),
       onclick: () => {
         if (action === "change_weapon") {
           ui.weaponFor = { length, weapon: { ...actor.weapon } };
           return app.render();
         }
-        const command = { type: "act", combatant_id: actor.combatant_id, action, note: (ui.note || "").trim() };
-        if (!first) command.length = length;
+        const command = { type: "act", combatant_id: id, action, length, note: (ui.note || "").trim() };
         ui.note = "";
         return game.send(command);
       },
     }, t(`dc.act.${action}`), h("span", { class: "len" }, t(`dc.len.${length}`)));
   };
-  const longWhy = surprised ? "surprised" : !onTurn ? "not_your_turn" : refusal(done, "sprint", "long");
+  const fleeWhy = refusalOf(view, `flee:${id}`);
   return h("section", { class: "action-picker", testid: "action-picker" },
     h("div", { class: "picker-head" },
       h("h3", {}, t("dc.act.title")),
       h("label", { class: "inline" }, t("dc.act.who"),
         h("select", { testid: "act-actor", onchange: (e) => { ui.actor = e.target.value; app.render(); } },
-          participants.map((c) => h("option", { value: c.combatant_id, selected: c.combatant_id === actor.combatant_id }, c.name))))),
-    budgetSummary(done, actor, fight),
+          participants.map((c) => h("option", { value: c.combatant_id, selected: c.combatant_id === id }, c.name))))),
+    budgetSummary(view, done, actor),
     h("div", { class: "action-grid" },
-      Object.entries(LENGTHS).flatMap(([action, lengths]) => lengths.map((length, i) => button(action, length, i === 0))),
-      h("button", {
-        type: "button", class: "action-button len-long", testid: "action-flee", disabled: Boolean(longWhy),
-        title: longWhy ? refusalText(longWhy) : t("dc.act.flee_hint"),
+      actionsOf(view, id).map(button),
+      fleeWhy !== undefined && h("button", {
+        type: "button", class: "action-button len-long", testid: "action-flee", disabled: fleeWhy !== null,
+        title: fleeWhy ? refusalText(fleeWhy) : t("dc.act.flee_hint"),
         onclick: () => { ui.fleeOpen = !ui.fleeOpen; app.render(); },
       }, t("dc.act.flee"), h("span", { class: "len" }, t("dc.len.long")))),
     h("label", {}, t("dc.act.note"),
       h("input", { testid: "action-note", value: ui.note || "", maxlength: "200", autocomplete: "off", oninput: (e) => { ui.note = e.target.value; } })),
     ui.weaponFor && weaponForm(app, game, actor),
-    ui.fleeOpen && !longWhy && fleeForm(app, game, actor));
+    ui.fleeOpen && fleeWhy === null && fleeForm(app, game, actor));
 }
 
 function weaponForm(app, game, actor) {
@@ -207,8 +212,7 @@ function weaponForm(app, game, actor) {
         if (!Number.isInteger(n) || n < -20 || n > 30) return app.notify(t("dc.weapon.invalid"));
         weapon[field] = n;
       }
-      const command = { type: "act", combatant_id: actor.combatant_id, action: "change_weapon", weapon, note: (ui.note || "").trim() };
-      if (ui.weaponFor.length !== LENGTHS.change_weapon[0]) command.length = ui.weaponFor.length;
+      const command = { type: "act", combatant_id: actor.combatant_id, action: "change_weapon", length: ui.weaponFor.length, weapon, note: (ui.note || "").trim() };
       ui.weaponFor = null;
       ui.note = "";
       game.send(command);
@@ -291,10 +295,7 @@ function attackForm(app, game) {
     ?? targets.find((c) => c.side !== attacker.side && c.condition === "up") ?? targets[0];
   const ranged = a.ranged === "weapon" ? Boolean(attacker.weapon?.ranged) : a.ranged === "ranged";
   const free = target && (fight.free_attacks?.[target.combatant_id] || []).includes(attacker.combatant_id);
-  const why = free ? null
-    : fight.round === 1 && fight.surprised.includes(attacker.combatant_id) ? "surprised"
-      : attacker.combatant_id !== fight.turn ? "not_your_turn"
-        : attackRefusal(fight.actions[attacker.combatant_id], attacker.attacks_per_round);
+  const why = refusalOf(view, free ? `free_attack:${attacker.combatant_id}:${target.combatant_id}` : `attack:${attacker.combatant_id}`);
   const targetDone = target && fight.actions[target.combatant_id];
   const check = (name, label, attrs = {}) => h("label", { class: `check mod ${ui.mods[name] ? "on" : ""}` },
     h("input", { type: "checkbox", testid: `modifier-${name}`, checked: Boolean(ui.mods[name]), onchange: (e) => { ui.mods[name] = e.target.checked; app.render(); }, ...attrs }),
@@ -337,7 +338,7 @@ function attackForm(app, game) {
     free && h("p", { class: "chip ok" }, t("dc.free_attack")),
     why && h("p", { class: "hint", testid: "attack-blocked" }, refusalText(why)),
     h("button", {
-      class: "primary wide", testid: "attack-declare", disabled: Boolean(why) || !target || sending(game, "attack"),
+      class: "primary wide", testid: "attack-declare", disabled: why !== null || !target || sending(game, "attack"),
       onclick: () => {
         const bonus = (v) => Math.max(-30, Math.min(30, Number.parseInt(v, 10) || 0));
         const command = {
@@ -368,16 +369,17 @@ function pendingAttacks(app, game) {
         attack.awaiting.map((part) => {
           const roller = combatantOf(view, part === "attack" ? attack.attacker_id : attack.target_id);
           const player = memberOf(view, roller?.player_id);
+          const why = refusalOf(view, `roll:${attack.attack_id}:${part}`);
           return h("button", {
             class: "secondary", testid: `gm-roll-${part}-${attack.attack_id}`,
-            disabled: sending(game, "roll", { attack_id: attack.attack_id, part: part }),
-            title: t("dc.pending.gm_roll_hint"),
+            disabled: why !== null || sending(game, "roll", { attack_id: attack.attack_id, part: part }),
+            title: why ? refusalText(why) : t("dc.pending.gm_roll_hint"),
             onclick: () => game.send({ type: "roll", attack_id: attack.attack_id, part }),
           }, t(`dc.pending.gm_roll_${part}`), player ? h("span", { class: "muted tiny" }, ` (${t("dc.pending.for", { name: player.name })})`) : null);
         }),
         h("button", {
           class: "secondary", testid: `cancel-attack-${attack.attack_id}`,
-          disabled: sending(game, "cancel_attack", { attack_id: attack.attack_id }),
+          disabled: refusalOf(view, `cancel_attack:${attack.attack_id}`) !== null || sending(game, "cancel_attack", { attack_id: attack.attack_id }),
           onclick: () => game.send({ type: "cancel_attack", attack_id: attack.attack_id }),
         }, t("dc.pending.cancel"))),
     })));
@@ -407,21 +409,23 @@ export function chases(app, game) {
     h("h2", {}, t("dc.chase.title")),
     chasesOf(view).map((chase) => {
       const rolled = lastOf(events, "chase_rolled", (d) => d.chase_id === chase.chase_id);
+      const runWhy = refusalOf(view, `chase_round:${chase.chase_id}`);
       const run = (r) => [h("strong", {}, nameOf(view, r.combatant_id)), " ", diceFaces([r.die], { sides: 10, explode: false }), ` ${signed(r.movement)} ${signed(r.athletics)} = ${r.total}`];
       return h("div", { class: "chase-row", testid: `chase-${chase.chase_id}` },
         h("div", {}, t("dc.chase.who", { fleeing: nameOf(view, chase.fleeing_id), chaser: nameOf(view, chase.chaser_id) })),
-        h("div", { class: "chase-lead" }, t("dc.chase.lead"), " ", h("b", { testid: "chase-lead", "data-lead": String(chase.lead) }, String(chase.lead)), " ", t("dc.chase.unit"),
+        h("div", { class: "chase-lead" }, t("dc.chase.lead"), " ", h("b", { testid: "chase-lead", "data-lead": String(chase.lead) }, String(chase.lead)), " ", t("dc.chase.unit", { count: chase.lead }),
           " · ", t("dc.chase.round", { round: chase.round })),
         rolled && h("div", { class: "chase-roll" },
           h("div", {}, run(rolled.data.fleeing)), h("div", {}, run(rolled.data.chaser)),
-          h("div", { class: "muted" }, t("dc.chase.lead_change", { before: rolled.data.lead_before, after: rolled.data.lead }))),
+          h("div", { class: "muted" }, t("dc.chase.lead_change", { before: rolled.data.lead_before, after: rolled.data.lead, count: rolled.data.lead }))),
         h("div", { class: "actions" },
           h("button", {
-            class: "primary", testid: "chase-round", disabled: sending(game, "chase_round", { chase_id: chase.chase_id }),
+            class: "primary", testid: "chase-round", title: runWhy ? refusalText(runWhy) : "",
+            disabled: runWhy !== null || sending(game, "chase_round", { chase_id: chase.chase_id }),
             onclick: () => game.send({ type: "chase_round", chase_id: chase.chase_id }),
           }, t("dc.chase.run")),
           h("button", {
-            class: "secondary", testid: "chase-end",
+            class: "secondary", testid: "chase-end", disabled: refusalOf(view, `end_chase:${chase.chase_id}`) !== null,
             onclick: () => game.send({ type: "end_chase", chase_id: chase.chase_id }),
           }, t("dc.chase.end"))));
     }),
@@ -436,7 +440,7 @@ export function chases(app, game) {
         type: "number", min: "0", max: "1000", inputmode: "numeric", testid: "chase-lead-input", value: f.lead, oninput: (e) => { f.lead = e.target.value; },
       })),
       h("button", {
-        class: "secondary", testid: "start-chase", disabled: !fleeing || !chaser || view.game.status !== "running",
+        class: "secondary", testid: "start-chase", disabled: !fleeing || !chaser || refusalOf(view, "start_chase") !== null,
         onclick: () => {
           const lead = Math.max(0, Math.min(1000, Number.parseInt(f.lead, 10) || 0));
           game.send({ type: "start_chase", fleeing_id: fleeing.combatant_id, chaser_id: chaser.combatant_id, lead });

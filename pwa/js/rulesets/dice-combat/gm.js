@@ -2,10 +2,10 @@
 // combatants from character sheets, the fight, chases, care, corrections and the log.
 import { h } from "../../dom.js";
 import { t } from "../../i18n.js";
-import { COMBATANT_FIELDS, SheetError, download, fieldValue, fileName, refusal, remember, sheetsJson, toSheet } from "./dice.js";
+import { COMBATANT_FIELDS, SheetError, download, fieldValue, fileName, remember, sheetsJson, toSheet } from "./dice.js";
 import { eventsOf, syncLog } from "./dicelog.js";
 import {
-  chasesOf, combatantOf, combatantsOf, conditionChip, diceFaces, livesBar, livesText, memberOf, nameOf, refusalText, signed, woundText, woundsOf,
+  chasesOf, combatantOf, combatantsOf, conditionChip, diceFaces, livesBar, livesText, memberOf, nameOf, refusalOf, refusalText, signed, woundText, woundsOf,
 } from "./common.js";
 import { gameHead, gmPlayers, seedSection, sending } from "../../views/common.js";
 import { beginFight, chases, fightPanel } from "./fight.js";
@@ -98,23 +98,22 @@ function combatantDetail(app, game, c) {
   ui.healer ??= {};
   const healers = combatantsOf(view).filter((x) => x.condition === "up");
   const healer = healers.find((x) => x.combatant_id === ui.healer[id]) ?? healers.find((x) => x.combatant_id === fight?.turn) ?? healers[0];
-  const healerBusy = healer && fight?.participants.includes(healer.combatant_id)
-    && (fight.turn !== healer.combatant_id ? "not_your_turn" : refusal(fight.actions[healer.combatant_id], "use_skill", "long"));
+  const healerBusy = healer && refusalOf(view, `first_aid:${healer.combatant_id}`);
   return h("div", { class: "prow-detail" },
     numbersGrid(c),
     woundsOf(c).length > 0 && h("ul", { class: "wounds" }, woundsOf(c).map((w) => h("li", {}, t("dc.wound.label"), " ", woundText(w), w.cannot_kill ? ` · ${t("dc.wound.cannot_kill")}` : ""))),
-    c.sprint && h("p", { class: "hint" }, t("dc.sprint", { used: c.sprint.used, rounds: c.sprint.rounds })),
+    c.sprint && h("p", { class: "hint" }, t("dc.sprint", { used: c.sprint.used, rounds: c.sprint.rounds, count: c.sprint.rounds })),
     h("div", { class: "actions" },
       h("label", { class: "inline" }, t("dc.link.label"), playerChoices(view, c.player_id, {
         testid: `link-${id}`,
         onchange: (e) => game.send({ type: "link_player", combatant_id: id, player_id: e.target.value || null }),
       })),
-      fight && !c.in_fight && c.condition !== "dead" && h("button", {
-        class: "secondary", testid: `join-fight-${id}`, disabled: sending(game, "join_fight", { combatant_id: id }),
+      refusalOf(view, `join_fight:${id}`) !== undefined && h("button", {
+        class: "secondary", testid: `join-fight-${id}`, disabled: refusalOf(view, `join_fight:${id}`) !== null || sending(game, "join_fight", { combatant_id: id }),
         onclick: () => game.send({ type: "join_fight", combatant_id: id }),
       }, t("dc.join_fight")),
-      c.sprint && h("button", {
-        class: "secondary", testid: `rest-${id}`, onclick: () => game.send({ type: "rest", combatant_id: id }),
+      refusalOf(view, `rest:${id}`) !== undefined && h("button", {
+        class: "secondary", testid: `rest-${id}`, disabled: refusalOf(view, `rest:${id}`) !== null, onclick: () => game.send({ type: "rest", combatant_id: id }),
       }, t("dc.rest")),
       h("button", {
         class: "secondary", testid: `save-sheet-${id}`,
@@ -136,7 +135,7 @@ function combatantDetail(app, game, c) {
           h("select", { testid: `first-aid-healer-${id}`, onchange: (e) => { ui.healer[id] = e.target.value; app.render(); } },
             healers.map((x) => h("option", { value: x.combatant_id, selected: x === healer }, x.name)))),
         h("button", {
-          class: "primary", testid: `first-aid-${id}`, disabled: !healer || Boolean(healerBusy),
+          class: "primary", testid: `first-aid-${id}`, disabled: !healer || healerBusy !== null,
           title: healerBusy ? refusalText(healerBusy) : t("dc.aid.hint"),
           onclick: () => game.send({ type: "first_aid", healer_id: healer.combatant_id, patient_id: id }),
         }, t("dc.aid.submit"))),
@@ -146,7 +145,7 @@ function combatantDetail(app, game, c) {
           oninput: (e) => { ui.stopReason[id] = e.target.value; },
         }),
         h("button", {
-          class: "secondary", testid: `stop-bleeding-${id}`,
+          class: "secondary", testid: `stop-bleeding-${id}`, disabled: refusalOf(view, `stop_bleeding:${id}`) !== null,
           onclick: () => {
             const reason = (ui.stopReason[id] ?? "").trim();
             if (!reason) return app.notify(t("dc.stop.need_reason"));
@@ -214,7 +213,7 @@ function correction(app, game) {
       testid: "correct-reason", value: f.reason, maxlength: "200", autocomplete: "off", placeholder: t("dc.fix.reason_hint"),
       oninput: (e) => { f.reason = e.target.value; },
     })),
-    h("button", { type: "submit", class: "primary", testid: "correct-submit", disabled: sending(game, "correct") }, t("dc.fix.submit"))));
+    h("button", { type: "submit", class: "primary", testid: "correct-submit", disabled: refusalOf(view, "correct") !== null || sending(game, "correct") }, t("dc.fix.submit"))));
 }
 
 function players(app, game) {
@@ -250,7 +249,7 @@ function eventLine(view, e) {
     })];
     case "turn_started": return t("dc.log.turn", { name: name(d.combatant_id) });
     case "action_taken": return t("dc.log.action", { name: name(d.combatant_id), action: t(`dc.act.${d.action}`), length: t(`dc.len.${d.length}`) }) + (d.note ? ` – ${d.note}` : "");
-    case "sprint_started": return [t("dc.log.sprint", { name: name(d.combatant_id), rounds: d.rounds }), " ", diceFaces([d.die], { sides: 10, explode: false })];
+    case "sprint_started": return [t("dc.log.sprint", { name: name(d.combatant_id), rounds: d.rounds, count: d.rounds }), " ", diceFaces([d.die], { sides: 10, explode: false })];
     case "flight_rolled": return d.escaped ? t("dc.flee.escaped", { name: name(d.combatant_id) }) : t("dc.flee.caught", { names: d.attacks_first.map(name).join(", ") });
     case "attack_resolved": return t(d.hit ? "dc.log.hit" : "dc.log.miss", { attacker: name(d.attacker_id), target: name(d.target_id), attack: d.attack, defence: d.defence, damage: d.damage });
     case "attack_cancelled": return t("dc.log.cancelled");
@@ -263,7 +262,7 @@ function eventLine(view, e) {
     case "bleeding_stopped": return t("dc.log.stopped", { name: name(d.combatant_id), reason: d.reason ?? t("dc.aid.title") });
     case "combatant_rested": return t("dc.log.rested", { name: name(d.combatant_id) });
     case "chase_started": return t("dc.log.chase_started", { fleeing: name(d.fleeing_id), chaser: name(d.chaser_id), lead: d.lead });
-    case "chase_rolled": return t("dc.chase.lead_change", { before: d.lead_before, after: d.lead });
+    case "chase_rolled": return t("dc.chase.lead_change", { before: d.lead_before, after: d.lead, count: d.lead });
     case "chase_ended": return t("dc.log.chase_ended", { reason: t(`dc.chase.reason_${d.reason}`) });
     case "number_corrected": return t("dc.log.corrected", {
       name: d.chase_id ? t("dc.chase.title") : name(d.combatant_id), field: t(`dc.field.${d.field}`), before: d.before ?? "–", after: d.after, reason: d.reason,

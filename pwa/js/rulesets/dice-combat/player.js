@@ -4,20 +4,22 @@ import { h } from "../../dom.js";
 import { t } from "../../i18n.js";
 import { alarm } from "../../alerts.js";
 import {
-  attackCard, attacksOf, combatantsOf, conditionChip, currentTurn, livesBar, livesText, nameOf, signed, turnOrder, woundText, woundsOf,
+  attackCard, attacksOf, combatantsOf, conditionChip, currentTurn, livesBar, livesText, nameOf, refusalOf, refusalText, signed, turnOrder, woundText,
+  woundsOf,
 } from "./common.js";
+import { gameOver } from "../../views/common.js";
 
 // The phone stays awake while one of its combatants takes part in a fight.
 export function diceNeedsAwake(view) {
   return Boolean(view?.me?.role === "player" && view.fight && Object.values(view.combatants || {}).some((c) => c.mine && c.in_fight));
 }
 
-// The first roll this phone owes: [attack, part] of an attack waiting for its dice.
-export function myRoll(view, mine) {
-  for (const attack of attacksOf(view)) {
-    for (const part of attack.awaiting || []) {
-      if (mine.has(part === "attack" ? attack.attacker_id : attack.target_id)) return [attack, part];
-    }
+// The first roll the view offers this phone: [attack, part, refusal] (`may`: roll:<attack>:<part>).
+export function myRoll(view) {
+  for (const name of Object.keys(view.may || {})) {
+    const [kind, attackId, part] = name.split(":");
+    const attack = kind === "roll" && attacksOf(view).find((a) => a.attack_id === attackId);
+    if (attack) return [attack, part, refusalOf(view, name)];
   }
   return null;
 }
@@ -29,7 +31,7 @@ export function dicePlayerScreen(app, game) {
   const { me, game: info } = view;
   const own = combatantsOf(view).filter((c) => c.mine);
   const mine = new Set(own.map((c) => c.combatant_id));
-  const owed = myRoll(view, mine);
+  const owed = myRoll(view);
   const key = owed ? `${owed[0].attack_id}:${owed[1]}` : null;
   if (key && key !== rang) alarm(); // the GM declared: buzz the phone in the pocket
   rang = key;
@@ -39,9 +41,10 @@ export function dicePlayerScreen(app, game) {
   if (owed || !("seenResult" in app.ui)) app.ui.seenResult = results[0]?.attack_id ?? null;
   const fresh = results[0] && results[0].attack_id !== app.ui.seenResult ? results[0] : null;
   return h("main", { class: "dice-player", testid: "dice-player" },
+    h("h1", { class: "dc-title" }, info.name || t("dc.ruleset")),
     info.status === "lobby" && h("div", { class: "banner info", testid: "lobby-banner" }, t("game.lobby")),
-    info.status === "ended" && h("div", { class: "banner info", testid: "ended-banner" }, t("game.ended")),
-    owed && rollPrompt(app, game, owed[0], owed[1], mine),
+    info.status === "ended" && gameOver(game, { mine: own.length ? own.map(outcome) : null, result: standing(view) }),
+    owed && rollPrompt(app, game, owed, mine),
     !owed && waitingFor(view, mine),
     !owed && fresh && freshResult(app, view, fresh, mine),
     !own.length && me && h("section", { class: "me", testid: "no-combatant" },
@@ -56,7 +59,21 @@ export function dicePlayerScreen(app, game) {
     others(view, mine));
 }
 
-function rollPrompt(app, game, attack, part, mine) {
+// The end of the story for one of mine: standing (with its lives), unconscious or dead.
+function outcome(c) {
+  const words = { up: "dc.over.up", fainted: "dc.over.fainted", dead: "dc.over.dead" };
+  return h("span", { class: `dc-outcome cond-${c.condition}`, testid: `outcome-${c.combatant_id}` },
+    t(words[c.condition] ?? "dc.over.up", { name: c.name, lives: c.lives, max: c.max_lives }));
+}
+
+// The game's result: who is still standing, with their sides.
+function standing(view) {
+  const up = combatantsOf(view).filter((c) => c.condition === "up");
+  if (!up.length) return t("dc.over.nobody");
+  return t("dc.over.standing", { names: up.map((c) => `${c.name} (${c.side})`).join(", ") });
+}
+
+function rollPrompt(app, game, [attack, part, why], mine) {
   const view = game.view;
   const rolling = game.inFlight().some((c) => c.type === "roll" && c.attack_id === attack.attack_id && c.part === part);
   const unsent = game.queued.some((e) => e.command.type === "roll" && e.command.attack_id === attack.attack_id);
@@ -64,7 +81,8 @@ function rollPrompt(app, game, attack, part, mine) {
   return h("section", { class: `roll-prompt part-${part}`, testid: "roll-prompt" },
     h("div", { class: "roll-title" }, t(part === "attack" ? "dc.player.you_attack" : "dc.player.you_defend", { name: nameOf(view, other) })),
     h("button", {
-      class: "primary roll-button", testid: part === "attack" ? "roll-attack" : "roll-defence", disabled: rolling,
+      class: "primary roll-button", testid: part === "attack" ? "roll-attack" : "roll-defence", disabled: rolling || why !== null,
+      title: why ? refusalText(why) : "",
       onclick: () => {
         if (app.ui.rolling) return; // a second tap before the command is in the outbox
         app.ui.rolling = true;
@@ -112,7 +130,7 @@ function myCombatant(view, c, owes) {
       stat(t("dc.field.movement"), c.movement),
       h("div", { class: "stat wide-stat" }, h("span", { class: "stat-label" }, t("dc.field.weapon")),
         h("b", {}, `${w.name || t("dc.fists")} ${signed(w.attack)} / ${signed(w.damage)} / ${signed(w.defence)}`))),
-    c.sprint && h("p", { class: "hint" }, t("dc.sprint", { used: c.sprint.used, rounds: c.sprint.rounds })),
+    c.sprint && h("p", { class: "hint" }, t("dc.sprint", { used: c.sprint.used, rounds: c.sprint.rounds, count: c.sprint.rounds })),
     view.fight && c.in_fight && view.fight.actions[c.combatant_id] && !owes && h("p", { class: "hint" },
       t(view.fight.actions[c.combatant_id].active_defence ? "dc.budget.parry_yes" : "dc.budget.parry_no")));
 }

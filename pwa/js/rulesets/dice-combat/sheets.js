@@ -109,7 +109,7 @@ export function sheetEditor(app, game) {
     check(s, "bleeds", t("dc.field.bleeds"), "sheet-bleeds"),
     message(ui, "form"),
     h("div", { class: "actions" },
-      h("button", { type: "submit", class: "primary", testid: "add-combatant" }, t("dc.sheets.add")),
+      h("button", { type: "submit", class: "primary", testid: "add-combatant", disabled: game.view.may?.add_combatant !== true }, t("dc.sheets.add")),
       h("button", {
         type: "button", class: "secondary", testid: "sheet-download",
         onclick: () => {

@@ -1,16 +1,13 @@
 // The public scoreboard for a big screen: every team's score (live over the socket), what hangs
 // on each tree, and the scores over time as a step chart drawn in inline SVG.
 import { h } from "../../dom.js";
-import { getLang, t } from "../../i18n.js";
+import { t } from "../../i18n.js";
 import { serverNow } from "../../clock.js";
-import { observe, rebuild, scoreHistory } from "./scores.js";
+import { clockTime, legend, observe, rebuild, scoreHistory, stepChart } from "./scores.js";
 import { teamColor, teamName, teams } from "./ranks.js";
 import { rows } from "../../keyed.js";
 import { statusBanners } from "./common.js";
 
-const W = 640;
-const H = 280;
-const PAD = { left: 46, right: 18, top: 14, bottom: 36 };
 let ticker = null;
 
 export function boardScreen(app, game) {
@@ -59,20 +56,6 @@ function scoreTile(view, team, place) {
       tree.length ? tree.map((part) => h("span", { class: "mini-part", style: `--team: ${teamColor(view, part.team_id)}` }, part.value)) : "–"));
 }
 
-function legend(view) {
-  return h("div", { class: "legend" }, teams(view).map((team) => h("span", { class: "legend-item" },
-    h("span", { class: "legend-line", style: `background: ${teamColor(view, team.team_id)}` }), team.name)));
-}
-
-function clockTime(ms) {
-  return new Date(ms).toLocaleTimeString(getLang(), { hour: "2-digit", minute: "2-digit" });
-}
-
-function niceStep(max) {
-  for (const step of [1, 2, 5, 10, 20, 25, 50, 100, 200, 500, 1000]) if (max / step <= 5) return step;
-  return Math.ceil(max / 5);
-}
-
 // Scores are whole steps: each team's line is flat between deliveries and jumps at each one.
 function chart(view, history, status) {
   const ids = teams(view).map((team) => team.team_id);
@@ -82,37 +65,9 @@ function chart(view, history, status) {
   const t0 = points[0].t;
   const last = points.at(-1).t;
   const t1 = Math.max(last, status === "ended" ? last : serverNow(), t0 + 60000);
-  const top = Math.max(4, ...ids.map((id) => view.scores?.[id] ?? 0), ...points.flatMap((p) => Object.values(p.scores)));
-  const step = niceStep(top);
-  const yMax = Math.ceil(top / step) * step;
-  const x = (ms) => PAD.left + ((ms - t0) / (t1 - t0)) * (W - PAD.left - PAD.right);
-  const y = (score) => H - PAD.bottom - (score / yMax) * (H - PAD.top - PAD.bottom);
-  const grid = [];
-  for (let s = 0; s <= yMax; s += step) {
-    grid.push(h("line", { class: "grid", x1: PAD.left, x2: W - PAD.right, y1: y(s), y2: y(s) }),
-      h("text", { class: "axis", x: PAD.left - 6, y: y(s) + 5, "text-anchor": "end" }, s));
-  }
-  const lines = ids.map((id, i) => {
-    // Equal scores would hide each other: nudge each line a little.
-    const nudge = (i - (ids.length - 1) / 2) * 2.5;
-    const at = (p) => y(p.scores[id] ?? 0) + nudge;
-    let d = `M${x(points[0].t).toFixed(1)},${at(points[0]).toFixed(1)}`;
-    for (const p of points.slice(1)) d += `H${x(p.t).toFixed(1)}V${at(p).toFixed(1)}`;
-    d += `H${x(t1).toFixed(1)}`;
-    const color = teamColor(view, id);
-    return h("g", { testid: `chart-line-${id}` },
-      h("path", { d, fill: "none", stroke: color, "stroke-width": 4, "stroke-linejoin": "round", "stroke-linecap": "round" }),
-      h("circle", { cx: x(t1), cy: at(points.at(-1)), r: 6, fill: color }));
+  const label = t("board.chart_label", { scores: ids.map((id) => `${teamName(view, id)} ${view.scores?.[id] ?? 0}`).join(", ") });
+  return stepChart(view, points, {
+    t1, top: Math.max(0, ...ids.map((id) => view.scores?.[id] ?? 0)), testid: "score-chart",
+    lineTestid: (id) => `chart-line-${id}`, label, end: status === "ended" ? null : t("board.now"), dots: true,
   });
-  const label = ids.map((id) => `${teamName(view, id)} ${view.scores?.[id] ?? 0}`).join(", ");
-  return h("svg", {
-    class: "score-chart", testid: "score-chart", viewBox: `0 0 ${W} ${H}`, role: "img",
-    "aria-label": t("board.chart_label", { scores: label }), "data-points": points.length,
-  },
-  h("title", {}, t("board.chart_label", { scores: label })),
-  grid,
-  h("line", { class: "axis-line", x1: PAD.left, x2: W - PAD.right, y1: y(0), y2: y(0) }),
-  h("text", { class: "axis", x: PAD.left, y: H - 8, "text-anchor": "start" }, clockTime(t0)),
-  h("text", { class: "axis", x: W - PAD.right, y: H - 8, "text-anchor": "end" }, status === "ended" ? clockTime(t1) : t("board.now")),
-  lines);
 }

@@ -5,7 +5,7 @@ import { h, keyed } from "../../dom.js";
 import { errorText, getLang, t } from "../../i18n.js";
 import { api } from "../../api.js";
 import { count, rows } from "../../keyed.js";
-import { isOut, rankName, setupProblems, teamColor, teamName, teams } from "./ranks.js";
+import { problemWords, rankName, teamColor, teamName, teams } from "./ranks.js";
 import { gameHead, matchesFilter, memberForm, membersList, nameOf, playerFilter, playerRowHead, seedSection, sending } from "../../views/common.js";
 import { carryingText, partsList, rankSelect, teamBadge } from "./common.js";
 
@@ -66,9 +66,10 @@ function setupError(game) {
   const refused = [...game.errors].reverse().find((e) => e.code === "invalid_setup");
   const view = game.view;
   if (!refused || view.game.status !== "lobby") return null;
-  const lines = teams(view).flatMap((team) => teamProblems(view, team.team_id)
-    .map(([key, params]) => `${teamName(view, team.team_id)}: ${t(key, params)}`));
-  if (teams(view).length < 2) lines.unshift(t("setup.teams"));
+  const lines = (view.setup || []).map((problem) => {
+    const words = t(...problemWords(problem));
+    return problem.team_id ? `${teamName(view, problem.team_id)}: ${words}` : words;
+  });
   return h("section", { class: "banner setup-error", testid: "setup-error", role: "alert" },
     h("strong", {}, t("org.start_refused")),
     h("ul", {}, lines.map((line) => h("li", {}, line))),
@@ -112,9 +113,9 @@ function raids(game) {
       }, t("org.cancel_raid")))));
 }
 
+// A team's setup problems, from the server's `setup`.
 function teamProblems(view, id) {
-  const players = rows(view.players, "player_id").filter((p) => p.team_id === id);
-  return setupProblems(players, leadersOf(view, id).length);
+  return (view.setup || []).filter((problem) => problem.team_id === id).map(problemWords);
 }
 
 function teamSection(app, game, team) {
@@ -156,10 +157,10 @@ function teamSection(app, game, team) {
 function playerRow(app, game, { p, lobby, open, raid }) {
   const view = game.view;
   const rank = p.rank == null ? t("rank.none") : `${p.rank} · ${rankName(view, p.rank)}`;
-  return h("div", { class: `prow ${isOut(p) && !lobby ? "is-dead" : ""}`, testid: `player-row-${p.player_id}` },
+  return h("div", { class: `prow ${p.out && !lobby ? "is-dead" : ""}`, testid: `player-row-${p.player_id}` },
     playerRowHead(app, p, open,
       h("span", { class: "chip rank-chip", testid: `org-rank-${p.player_id}` }, rank),
-      !lobby && (isOut(p)
+      !lobby && (p.out
         ? h("span", { class: "chip dead" }, t("status.out"))
         : h("span", { class: p.has_paper ? "chip ok" : "chip bad" }, p.has_paper ? t("status.paper_yes") : t("status.paper_no"))),
       h("span", { class: "chip" }, t("status.lives", { count: p.lives ?? 0 })),

@@ -5,9 +5,9 @@ import { buzz } from "../../alerts.js";
 import { h, svgNode } from "../../dom.js";
 import { t } from "../../i18n.js";
 import { qrSvg } from "../../qr.js";
-import { duelOutcome, isOut, livesTellRank, rankName, teamColor, teamName, teams } from "./ranks.js";
+import { allowed, livesTellRank, rankName, refusal, teamColor, teamName, teams } from "./ranks.js";
 import { rows } from "../../keyed.js";
-import { codeForm, playersList, sendCode, sending, typedPlayer } from "../../views/common.js";
+import { codeForm, gameOver, playersList, sendCode, sending } from "../../views/common.js";
 import { scanner, stopScan } from "../../views/scanner.js";
 import { carryingText, markSeen, partChip, scoresStrip, seen, statusBanners, teamBadge } from "./common.js";
 
@@ -82,11 +82,12 @@ function mainScreen(app, game) {
   const { me } = view;
   const ui = app.ui;
   const running = view.game.status === "running";
-  const out = view.game.status !== "lobby" && me.rank != null && isOut(me);
+  const out = view.game.status !== "lobby" && me.rank != null && me.out;
   const incoming = rows(view.incoming_raids, "raid_id").filter((r) => r.state === "awaiting_defenders");
   const wonRaid = view.raid?.state === "won" ? view.raid : null;
   return h("main", { class: "rank-player", testid: "rank-player" },
     statusBanners(view),
+    view.game.status === "ended" && gameOver(game, { mine: myOutcome(view), result: gameResult(view) }),
     out && h("div", { class: "banner dead", testid: "out-banner" }, h("strong", {}, t("out.title")), h("span", {}, t("out.hint"))),
     !out && running && !me.has_paper && h("div", { class: "banner wound", testid: "no-paper-banner" },
       h("strong", {}, t("paper.none_title")), h("span", {}, t("paper.none_hint"))),
@@ -97,7 +98,7 @@ function mainScreen(app, game) {
       onclick: () => { app.ui.raidLeft = null; app.render(); },
     }, t("raid.back_to_tree", { team: teamName(view, wonRaid.team_id) })),
     h("section", { class: "me" },
-      h("div", { class: "me-name", testid: "my-name" }, me.name),
+      h("h1", { class: "me-name", testid: "my-name" }, me.name),
       teamBadge(view, me.team_id, { testid: "my-team" }),
       h("div", { class: "code", testid: "my-code" }, me.code),
       h("div", { class: "hint" }, t("rank.code_hint")),
@@ -106,8 +107,8 @@ function mainScreen(app, game) {
       ui.showQr && h("div", { class: "my-qr", testid: "my-qr" }, svgNode(qrSvg(me.code)))),
     rankCard(app, view),
     view.game.status !== "lobby" && statusSection(view),
-    running && me.has_paper && duelForm(app, game),
-    running && me.has_paper && raidSection(app, game),
+    running && duelForm(app, game),
+    running && raidSection(app, game),
     view.last_duel && h("button", {
       class: "secondary", testid: "show-last-duel",
       onclick: () => app.set({ resultOpen: view.last_duel.duel_id }),
@@ -190,16 +191,18 @@ function statusSection(view) {
     (me.carrying?.papers > 0 || parts.length > 0) && h("div", { class: "hint" }, t("status.carry_hint")));
 }
 
+// The code form. Players do not know each other's codes: the server names the opponent once the
+// duel is open. Offered or greyed (with the reason) by the view's `may`.
 function duelForm(app, game) {
   const view = game.view;
-  const target = typedPlayer(game, app.ui.duelCode);
   const waiting = sending(game, "duel");
-  let hint = "";
-  if (target?.player_id === view.me.player_id) hint = t("challenge.self");
-  else if (target && target.team_id === view.me.team_id) hint = t("duel.teammate", { name: target.name });
-  else if (target) hint = t("duel.target", { name: target.name, team: teamName(view, target.team_id) });
+  const why = refusal(view, "duel");
+  if (why && !waiting) {
+    return h("section", { class: "challenge", testid: "duel-form" },
+      h("div", { class: "chip bad", testid: "duel-refused", "data-code": view.may.duel.code }, why));
+  }
   return codeForm(app, game, {
-    name: "duel", field: "duelCode", label: t("duel.code_label"), submit: t("duel.submit"), hint,
+    name: "duel", field: "duelCode", label: t("duel.code_label"), submit: t("duel.submit"), hint: "",
     busy: waiting, pending: waiting, onCode: (code) => submitDuel(app, game, code),
   });
 }
@@ -211,7 +214,7 @@ function submitDuel(app, game, raw) {
 function raidSection(app, game) {
   const view = game.view;
   const ui = app.ui;
-  const foreign = teams(view).filter((team) => team.team_id !== view.me.team_id);
+  const foreign = teams(view).filter((team) => `raid:${team.team_id}` in (view.may || {}));
   if (!foreign.length) return null;
   const pending = sending(game, "raid");
   const armed = foreign.find((team) => team.team_id === ui.raidArmed);
@@ -234,8 +237,10 @@ function raidSection(app, game) {
       : [h("p", { class: "hint" }, t("raid.hint")),
         h("div", { class: "raid-teams" }, foreign.map((team) => h("button", {
           class: "raid-team", testid: `raid-team-${team.team_id}`, style: `--team: ${teamColor(view, team.team_id)}`,
-          disabled: pending, onclick: () => app.set({ raidArmed: team.team_id }),
-        }, h("span", { class: "team-dot", "aria-hidden": "true" }), team.name)))],
+          disabled: pending || !allowed(view, `raid:${team.team_id}`), onclick: () => app.set({ raidArmed: team.team_id }),
+        }, h("span", { class: "team-dot", "aria-hidden": "true" }), team.name))),
+        !pending && refusal(view, `raid:${foreign[0].team_id}`) && h("div", { class: "hint", testid: "raid-refused" },
+          refusal(view, `raid:${foreign[0].team_id}`))],
     pending && h("div", { class: "chip wait", testid: "raid-pending" }, t("raid.sending")));
 }
 
@@ -248,7 +253,8 @@ function incomingScreen(game) {
     h("p", { class: "duel-opponent" }, t("rduel.incoming"), " ", h("strong", { testid: "duel-opponent" }, duel.opponent.name)),
     h("p", { class: "pick-hint" }, t("rduel.reveal_hint")),
     h("button", {
-      class: "primary huge-button", testid: "reveal-duel", disabled: revealing,
+      class: "primary huge-button", testid: "reveal-duel",
+      disabled: revealing || !allowed(game.view, `reveal:${duel.duel_id}`),
       onclick: () => game.send({ type: "reveal", duel_id: duel.duel_id }),
     }, revealing ? t("duel.revealing") : t("rduel.reveal")));
 }
@@ -274,10 +280,11 @@ function fightView(view, duel, { testid = null } = {}) {
     h("div", { class: "who" }, who),
     h("div", { class: "rank-num" }, rank ?? "?"),
     h("div", { class: "rank-name" }, rank ? rankName(view, rank) : ""));
+  // Why it went so: the server says (`why`); the winner's rank took the other's.
   let why = "";
-  if (mine && theirs && mine !== theirs) {
-    const [hi, lo] = duelOutcome(mine, theirs) > 0 ? [mine, theirs] : [theirs, mine];
-    why = t(hi === 1 && lo === 5 ? "rduel.why_one" : "rduel.why_higher", { a: `${hi} ${rankName(view, hi)}`, b: `${lo} ${rankName(view, lo)}` });
+  if (duel.winner != null && mine && theirs && duel.why !== "equal") {
+    const [hi, lo] = duel.winner === me.player_id ? [mine, theirs] : [theirs, mine];
+    why = t(duel.why === "one_takes_five" ? "rduel.why_one" : "rduel.why_higher", { a: `${hi} ${rankName(view, hi)}`, b: `${lo} ${rankName(view, lo)}` });
   }
   return h("section", { class: "round", testid },
     h("div", { class: "versus" },
@@ -401,7 +408,7 @@ function raidScreen(app, game) {
         h("h2", {}, tree.length ? t("raid.take_title", { team }) : t("raid.tree_empty")),
         h("div", { class: "take-grid" }, tree.map((part) => h("button", {
           class: "take-part", testid: `take-part-${part.part_id}`, style: `--team: ${teamColor(view, part.team_id)}`,
-          disabled: Boolean(taking), "aria-pressed": String(taking?.part_id === part.part_id),
+          disabled: Boolean(taking) || !allowed(view, `take_part:${part.part_id}`), "aria-pressed": String(taking?.part_id === part.part_id),
           onclick: () => game.send({ type: "take_part", raid_id: raid.raid_id, part_id: part.part_id }),
         },
         h("span", { class: "take-value" }, part.value),
@@ -428,4 +435,36 @@ function raidScreen(app, game) {
     h("div", { class: "taken" }, partChip(view, raid.part, { attrs: { testid: "raid-part" } })),
     h("p", { class: "pick-hint" }, t("raid.done_hint", { value: raid.part.value })),
     h("button", { class: "primary wide", testid: "raid-ok", onclick: ok }, t("reveal.ok")));
+}
+
+// ---- The end ------------------------------------------------------------------------------
+
+// The player's own outcome: their team's place and points, their rank, what they still carried.
+export function myOutcome(view) {
+  const { me } = view;
+  const place = teamPlace(view, me.team_id);
+  return [
+    t("end.team", { team: teamName(view, me.team_id), place, count: view.scores?.[me.team_id] ?? 0 }),
+    me.rank != null ? ` ${t("end.rank", { rank: `${me.rank} · ${rankName(view, me.rank)}` })}` : "",
+    me.carrying && (me.carrying.papers || me.carrying.parts?.length)
+      ? ` ${t("end.carried", { what: carryingText(view, me.carrying) })}` : "",
+  ].join("");
+}
+
+// 1 for the best score; teams with equal scores share a place.
+function teamPlace(view, teamId) {
+  const mine = view.scores?.[teamId] ?? 0;
+  return 1 + Object.values(view.scores || {}).filter((score) => score > mine).length;
+}
+
+// The game's result: the winners, and every team's final score, best first.
+export function gameResult(view) {
+  const winners = view.winners || [];
+  const ranked = teams(view).map((team) => [team, view.scores?.[team.team_id] ?? 0]).sort((a, b) => b[1] - a[1]);
+  return [
+    winners.length > 0 && h("p", { testid: "game-over-winners" },
+      t("board.winners", { count: winners.length, names: winners.map((id) => teamName(view, id)).join(", ") })),
+    h("ol", { class: "final-scores" }, ranked.map(([team, score]) => h("li", { testid: `final-score-${team.team_id}` },
+      team.name, " ", h("b", {}, score)))),
+  ];
 }

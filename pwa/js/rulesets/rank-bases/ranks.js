@@ -1,5 +1,6 @@
-// rank-bases without the DOM: names of ranks and teams, team colours, the duel rule, what a
-// delivery scores, whether a team is ready to start. The server decides; these only explain.
+// rank-bases without the DOM: names of ranks and teams, team colours, and what the view's `may`
+// and `setup` say. The server decides and explains; nothing here restates a rule.
+import { errorText } from "../../i18n.js";
 
 export const RANKS = [1, 2, 3, 4, 5];
 // The config's defaults (the create form starts from them).
@@ -57,53 +58,26 @@ export function teamColor(view, teamId) {
   return PALETTE[index % PALETTE.length];
 }
 
-// 1 when rank a takes rank b's paper, -1 when b takes a's, 0 on equal ranks (they swap papers).
-// Higher takes lower, except that rank 1 takes rank 5.
-export function duelOutcome(a, b) {
-  if (a === b) return 0;
-  if (a === 1 && b === 5) return 1;
-  if (a === 5 && b === 1) return -1;
-  return a > b ? 1 : -1;
+// Whether an action is offered now: the view's `may` says, with the server's own rules.
+export function allowed(view, action) {
+  return view.may?.[action] === true;
 }
 
-// What delivering `carrying` at the base of `homeTeam` scores, and where each part goes: each
-// paper 1; a foreign part 2 × its value, the most valuable first part of a team not yet in the
-// stash goes to the stash, every other part (and a home part, 0 points) to the home tree.
-export function deliveryPreview(carrying, homeTeam, stash) {
-  const inStash = new Set(Object.values(stash || {}).map((part) => part.team_id));
-  const parts = [...(carrying?.parts || [])].sort((a, b) => b.value - a.value).map((part) => {
-    if (part.team_id === homeTeam) return { part, points: 0, to: "tree" };
-    const to = inStash.has(part.team_id) ? "tree" : "stash";
-    inStash.add(part.team_id);
-    return { part, points: 2 * part.value, to };
-  });
-  const papers = carrying?.papers || 0;
-  return { papers, parts, points: papers + parts.reduce((sum, p) => sum + p.points, 0) };
+// Why an action is refused now, in the reader's words (null when it is offered or not shown).
+export function refusal(view, action) {
+  const entry = view.may?.[action];
+  return entry && entry !== true ? errorText(entry.code, "", "rank-bases") : null;
 }
 
-export function carriesAnything(carrying) {
-  return Boolean(carrying && (carrying.papers > 0 || carrying.parts?.length));
-}
-
-// Out of the game: no own paper and no lives left for a new one.
-export function isOut(player) {
-  return !player.has_paper && !(player.lives > 0);
-}
-
-// Why a team cannot start yet, as [key, params] pairs for t(): 5 or 6 players, every one ranked,
-// ranks 1–5 once each (and a second 2 in a team of six), at least one leader.
-export function setupProblems(players, leaders) {
-  const problems = [];
-  const count = players.length;
-  if (count < 5 || count > 6) problems.push(["setup.count", { count }]);
-  const unranked = players.filter((p) => p.rank == null).length;
-  if (unranked) problems.push(["setup.unranked", { count: unranked }]);
-  if (count >= 5 && count <= 6 && !unranked) {
-    const ranks = players.map((p) => p.rank).sort().join(",");
-    if (ranks !== (count === 6 ? "1,2,2,3,4,5" : "1,2,3,4,5")) problems.push([count === 6 ? "setup.ranks6" : "setup.ranks5", {}]);
+// A setup problem from the server's view (`setup`), as [key, params] for t().
+export function problemWords(problem) {
+  switch (problem.problem) {
+    case "teams": return ["setup.teams", { count: problem.needed }];
+    case "players": return ["setup.count", { count: problem.players }];
+    case "unranked": return ["setup.unranked", { count: problem.unranked.length }];
+    case "ranks": return [problem.ranks.length === 6 ? "setup.ranks6" : "setup.ranks5", {}];
+    default: return ["setup.no_leader", {}];
   }
-  if (!leaders) problems.push(["setup.no_leader", {}]);
-  return problems;
 }
 
 // A team id from a team's name: ASCII letters, digits and _, at most 24 characters, never a

@@ -24,9 +24,12 @@ function cardName(card) {
 export function cardFace(card, { testid = null, onclick = null, selected = false, size = "", disabled = false, note = null } = {}) {
   const attrs = {
     class: `pcard ${isRed(card) ? "red" : "black"} ${size} ${selected ? "selected" : ""}`,
-    testid, "data-card": card.card_id, "aria-label": cardName(card), title: cardName(card),
+    testid, "data-card": card.card_id, title: cardName(card),
   };
+  // The card's name is read out as text, the face is drawn for the eye (a button's label must
+  // hold its visible text, axe's label-content-name-mismatch: so no aria-label).
   const face = [
+    h("span", { class: "sr-only" }, cardName(card)),
     h("span", { class: "pc-rank", "aria-hidden": "true" }, card.rank),
     h("span", { class: "pc-suit", "aria-hidden": "true" }, SUITS[card.suit]),
     h("span", { class: "pc-value", "aria-hidden": "true" }, String(card.value)),
@@ -38,7 +41,7 @@ export function cardFace(card, { testid = null, onclick = null, selected = false
 
 // A card lying face down: whose it is may be known, which never.
 export function cardBack({ testid = null, label = t("sd.card.down"), size = "" } = {}) {
-  return h("span", { class: `pcard back ${size}`, testid, "aria-label": label, title: label },
+  return h("span", { class: `pcard back ${size}`, testid, role: "img", "aria-label": label, title: label },
     h("span", { class: "pc-back-label" }, label));
 }
 
@@ -81,7 +84,7 @@ export function countsLine(c, testid = null) {
 export function actionDots(c) {
   const left = Math.max(0, c.actions_left);
   const total = Math.max(left, c.wound === "medium" ? LIMPING_MOVES : ACTIONS);
-  return h("span", { class: "action-dots", title: t("sd.actions_left", { count: left }), "aria-label": t("sd.actions_left", { count: left }) },
+  return h("span", { class: "action-dots", role: "img", title: t("sd.actions_left", { count: left }), "aria-label": t("sd.actions_left", { count: left }) },
     Array.from({ length: total }, (_, i) => h("span", { class: `dot ${i < left ? "on" : ""}` })));
 }
 

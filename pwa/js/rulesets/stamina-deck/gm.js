@@ -5,8 +5,8 @@ import { h } from "../../dom.js";
 import { t } from "../../i18n.js";
 import { rows } from "../../keyed.js";
 import {
-  FormError, SHEET_NUMBERS, WEAPON_NUMBERS, blankCharacter, boutsIn, characterCommand, characterOf, charactersOf, contactPairs, distance,
-  fighting, freeSquare, nameOf, waitedFor, waitingOn,
+  FormError, SHEET_NUMBERS, WEAPON_NUMBERS, blankCharacter, boutsIn, characterCommand, characterOf, charactersOf, engageOffers,
+  freeSquare, nameOf, refusalOf, waitedFor,
 } from "./stamina.js";
 import { gameHead, gmPlayers, seedSection, sending } from "../../views/common.js";
 import { actorPanel, deckUi } from "./actions.js";
@@ -59,8 +59,7 @@ function head(app, game) {
 function roundBar(app, game) {
   const view = game.view;
   const ui = deckUi(app);
-  const why = view.game.status !== "running" ? "game_not_running"
-    : view.phase === "initiative" ? "wrong_phase" : waitingOn(view) ? "waiting" : null;
+  const why = refusalOf(view, "start_round") ?? null;
   const unfinished = view.phase === "actions" && view.turn;
   const start = () => { ui.confirmRound = false; game.send({ type: "start_round" }); };
   return h("section", { class: "round-bar", testid: "deck-round-bar" },
@@ -102,59 +101,54 @@ function actorBox(app, game) {
     actorPanel(app, game, actor, { hooks: false }));
 }
 
-// Every bout: who holds its initiative, exchanges, the cards down (the GM sees which).
+// Every bout: who holds its initiative, exchanges, the cards down (the GM sees which). The bouts
+// the GM may start: the pairs in contact the view offers (the higher initiative attacks unless
+// the GM swaps them).
 function fights(app, game) {
   const view = game.view;
   const ui = deckUi(app);
   ui.engage ??= {};
-  const able = charactersOf(view).filter(fighting);
-  const pairs = contactPairs(view);
-  const valid = (id) => able.some((c) => c.character_id === id);
-  // Until the GM picks, the form suggests a pair (it follows the mat).
-  if (!ui.engage.touched || !valid(ui.engage.attacker) || !valid(ui.engage.defender) || ui.engage.attacker === ui.engage.defender) {
-    // A pair in contact; else any pair not fighting yet (the GM may move them together first).
-    const loose = able.flatMap((x, i) => able.slice(i + 1).map((y) => [x, y]))
-      .filter(([x, y]) => !boutsIn(view).some((bt) => [bt.attacker, bt.defender].includes(x.character_id) && [bt.attacker, bt.defender].includes(y.character_id)));
-    const [a, b] = pairs[0] ?? loose[0] ?? able.slice(0, 2);
-    // The higher initiative attacks (the rules); before any, the first of the pair.
-    const first = a && b && (b.initiative?.value ?? -1) > (a.initiative?.value ?? -1) ? [b, a] : [a, b];
-    ui.engage = { attacker: first[0]?.character_id ?? "", defender: first[1]?.character_id ?? "" };
-  }
-  const attacker = characterOf(view, ui.engage.attacker);
-  const defender = characterOf(view, ui.engage.defender);
-  const why = view.game.status !== "running" ? "game_not_running"
-    : !attacker || !defender ? "not_found"
-      : waitingOn(view) ? "waiting"
-        : distance(attacker, defender) !== 1 ? "not_adjacent"
-          : boutsIn(view).some((b) => [b.attacker, b.defender].includes(attacker.character_id) && [b.attacker, b.defender].includes(defender.character_id)) ? "already_engaged" : null;
-  const pick = (key, testid, label) => h("label", {}, label,
-    h("select", { testid, onchange: (e) => { ui.engage[key] = e.target.value; ui.engage.touched = true; app.render(); } },
-      able.map((c) => h("option", { value: c.character_id, selected: ui.engage[key] === c.character_id }, `${c.name} (${c.x},${c.y})`))));
+  const pairs = engageOffers(view);
+  const chosen = pairs.find(([a, b]) => `${a}:${b}` === ui.engage.pair) ?? pairs[0];
+  const [attacker, defender] = chosen && ui.engage.swap ? [chosen[1], chosen[0]] : chosen ?? [];
+  const why = chosen ? chosen[2] : null;
   const bouts = boutsIn(view);
   return h("section", { class: "fights", testid: "deck-fights" },
     h("h2", {}, t("sd.bouts.title", { count: bouts.length })),
     !bouts.length && h("p", { class: "hint" }, t("sd.bouts.none")),
-    bouts.map((b) => boutBox(view, b, {
-      extra: h("div", { class: "actions" },
-        [b.attacker, b.defender].map((id) => h("button", {
-          type: "button", class: "secondary small-button", onclick: () => { ui.actor = id; app.render(); },
-        }, t("sd.act.for", { name: nameOf(view, id) }))),
-        h("button", {
-          type: "button", class: "secondary small-button", testid: `deck-disengage-${b.bout_id}`, disabled: sending(game, "disengage", { bout_id: b.bout_id }),
-          onclick: () => game.send({ type: "disengage", bout_id: b.bout_id }),
-        }, t("sd.bouts.disengage"))),
-    })),
-    able.length >= 2 && h("div", { class: "engage-form" },
+    bouts.map((b) => {
+      const end = refusalOf(view, `disengage:${b.bout_id}`) ?? null;
+      return boutBox(view, b, {
+        extra: h("div", { class: "actions" },
+          [b.attacker, b.defender].map((id) => h("button", {
+            type: "button", class: "secondary small-button", onclick: () => { ui.actor = id; app.render(); },
+          }, t("sd.act.for", { name: nameOf(view, id) }))),
+          h("button", {
+            type: "button", class: "secondary small-button", testid: `deck-disengage-${b.bout_id}`,
+            disabled: Boolean(end) || sending(game, "disengage", { bout_id: b.bout_id }), title: end ? refusalText(end) : "",
+            onclick: () => game.send({ type: "disengage", bout_id: b.bout_id }),
+          }, t("sd.bouts.disengage"))),
+      });
+    }),
+    h("div", { class: "engage-form" },
       h("h3", {}, t("sd.engage.title")),
-      h("div", { class: "num-row" }, pick("attacker", "deck-engage-attacker", t("sd.engage.attacker")), pick("defender", "deck-engage-defender", t("sd.engage.defender"))),
-      h("button", {
+      !pairs.length && h("p", { class: "hint", testid: "deck-engage-none" }, t("sd.engage.none")),
+      pairs.length > 0 && h("div", { class: "num-row" },
+        h("label", {}, t("sd.engage.pair"),
+          h("select", { testid: "deck-engage-pair", onchange: (e) => { ui.engage = { pair: e.target.value }; app.render(); } },
+            pairs.map(([a, b]) => h("option", { value: `${a}:${b}`, selected: chosen[0] === a && chosen[1] === b }, `${nameOf(view, a)} – ${nameOf(view, b)}`)))),
+        h("label", { class: "check" },
+          h("input", { type: "checkbox", testid: "deck-engage-swap", checked: Boolean(ui.engage.swap), onchange: (e) => { ui.engage.swap = e.target.checked; app.render(); } }),
+          t("sd.engage.swap"))),
+      chosen && h("p", { class: "hint", testid: "deck-engage-who" }, t("sd.engage.who", { attacker: nameOf(view, attacker), defender: nameOf(view, defender) })),
+      chosen && h("button", {
         type: "button", class: "primary", testid: "deck-engage", disabled: Boolean(why) || sending(game, "engage"), title: why ? refusalText(why) : "",
         onclick: () => {
-          game.send({ type: "engage", attacker: attacker.character_id, defender: defender.character_id });
+          game.send({ type: "engage", attacker, defender });
           ui.engage = {}; // back to suggestions
         },
       }, t("sd.engage.submit")),
-      why && why !== "game_not_running" && (ui.engage.touched || why === "waiting") && h("p", { class: "hint" }, refusalText(why)),
+      why && why !== "game_not_running" && h("p", { class: "hint" }, refusalText(why)),
       h("p", { class: "hint" }, t("sd.engage.hint"))));
 }
 

@@ -146,7 +146,8 @@ export function matView(app, game, { scroll = false } = {}) {
           type: "button", class: `secondary ${mode === m ? "on" : ""}`, testid: `deck-mode-${m}`, "aria-pressed": String(mode === m),
           onclick: () => { ui.mode = m; app.render(); },
         }, t(`sd.mat.mode_${m}`))))),
-    scroll ? h("div", { class: "mat-scroll", "data-focus": focus ? `${focus.x},${focus.y}` : null }, svg) : svg,
+    // Focusable, so that a keyboard scrolls it too (axe's scrollable-region-focusable).
+    scroll ? h("div", { class: "mat-scroll", tabindex: "0", "data-focus": focus ? `${focus.x},${focus.y}` : null }, svg) : svg,
     h("p", { class: "hint", testid: "deck-mat-hint" }, matHint(view, chosen, mode, gm, ui)));
 }
 

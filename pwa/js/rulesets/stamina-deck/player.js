@@ -13,6 +13,7 @@ import {
   waitingLine, woundChip,
 } from "./common.js";
 import { matView } from "./mat.js";
+import { gameOver } from "../../views/common.js";
 
 // The phone stays awake while one of its characters is in a running fight.
 export function deckNeedsAwake(view) {
@@ -35,9 +36,10 @@ export function deckPlayerScreen(app, game) {
   rang = key;
   return h("main", { class: "deck-player", testid: "deck-player" },
     info.status === "lobby" && h("div", { class: "banner info", testid: "lobby-banner" }, t("game.lobby")),
-    info.status === "ended" && h("div", { class: "banner info", testid: "ended-banner" }, t("game.ended")),
+    info.status === "ended" && gameOver(game, { mine: own.length ? outcome(own) : null, result: standings(view) }),
+    !own.length && !me && h("h1", { class: "me-name", testid: "watch-title" }, info.name),
     !own.length && me && h("section", { class: "me", testid: "no-character" },
-      h("div", { class: "me-name", testid: "my-name" }, me.name),
+      h("h1", { class: "me-name", testid: "my-name" }, me.name),
       h("div", { class: "code", testid: "my-code" }, me.code),
       h("p", { class: "hint" }, t("sd.player.no_character"))),
     own.length > 1 && h("div", { class: "seg tabs", role: "tablist" }, own.map((c) => h("button", {
@@ -46,7 +48,7 @@ export function deckPlayerScreen(app, game) {
     }, c.name, tasks.some(([id]) => id === c.character_id) ? " •" : ""))),
     waitingLine(view, { mine, skip: mine }),
     active && myCharacter(view, active),
-    active && actorPanel(app, game, active, { mine }),
+    active && info.status !== "ended" && actorPanel(app, game, active, { mine }),
     view.round > 0 && h("section", { class: "turns" }, roundLine(view), orderList(view, { mine })),
     count(view.characters) > 0 && matView(app, game, { scroll: true }),
     others(view, mine, active),
@@ -57,7 +59,7 @@ function myCharacter(view, c) {
   const turn = view.phase === "actions" && view.turn === c.character_id;
   return h("section", { class: `my-character wound-${c.wound ?? "none"} ${turn ? "on-turn" : ""}`, testid: `deck-me-${c.character_id}` },
     h("div", { class: "my-head" },
-      h("div", {}, h("div", { class: "me-name" }, c.name), h("div", { class: "muted" }, c.side)),
+      h("div", {}, h("h1", { class: "me-name" }, c.name), h("div", { class: "muted" }, c.side)),
       woundChip(c, `deck-wound-${c.character_id}`)),
     c.wound === "heavy" && h("div", { class: "banner dead", testid: "deck-heavy-banner" }, h("strong", {}, t("sd.player.heavy"))),
     c.wound === "medium" && h("div", { class: "banner wound", testid: "deck-medium-banner" }, h("strong", {}, t("sd.player.medium"))),
@@ -93,3 +95,24 @@ function others(view, mine, active) {
       h("summary", {}, t("sd.bouts.others", { count: foreignBouts.length })),
       foreignBouts.map((b) => boutBox(view, b, { mine, hooks: false }))));
 }
+
+// Once the game has ended: how each of the player's characters came out of it.
+function outcome(own) {
+  return own.map((c) => h("span", { class: "sd-outcome", testid: `deck-outcome-${c.character_id}`, "data-wound": c.wound ?? "none" },
+    t("sd.over.mine", { name: c.name, left: c.lives_left, lives: c.lives, wound: t(`sd.wound.${c.wound ?? "none"}`), state: t(`sd.over.${standing(c)}`) })));
+}
+
+// The game's result: every character, side by side, with its lives, its wound, standing or out.
+function standings(view) {
+  const list = charactersOf(view);
+  if (!list.length) return null;
+  return h("ul", { class: "plain sd-standings", testid: "deck-standings" }, list.map((c) => h("li", {
+    class: `wound-${c.wound ?? "none"}`, testid: `deck-standing-${c.character_id}`, "data-state": standing(c),
+  },
+  h("strong", {}, c.name), " ", h("span", { class: "muted" }, c.side), " ",
+  h("span", { class: "dc-lives" }, h("span", { class: "heart", "aria-hidden": "true" }, "♥"), livesText(c)), " ",
+  woundChip(c), " ", t(`sd.over.${standing(c)}`))));
+}
+
+// Standing (unhurt or lightly wounded), out of the fight (medium) or down where they fell (heavy).
+const standing = (c) => (c.wound === "heavy" ? "down" : c.wound === "medium" ? "out" : "standing");

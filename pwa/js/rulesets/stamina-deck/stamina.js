@@ -1,10 +1,9 @@
 // stamina-deck without the DOM: cards (suits, colours, labels), characters and their bouts, what
-// a character has to answer now, and why the server would refuse an action (to grey out buttons
-// before a tap; the server decides). Distances on the mat. No card is ever drawn here.
+// a character has to answer now, and what the view says its viewer may do (`may`: the server's
+// own guards; no rule is restated here). Distances on the mat. No card is ever drawn here.
 import { rows } from "../../keyed.js";
 
 export const SUITS = { clubs: "♣", diamonds: "♦", hearts: "♥", spades: "♠" };
-export const RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"];
 export const MOVE = 5; // squares a move card carries a character
 export const EXCHANGES = 3; // exchanges of a bout in a round
 export const ACTIONS = 3; // cards a character may play as actions in a round
@@ -22,6 +21,22 @@ export const aidsOf = (view) => rows(view.mat?.aids, "aid_id");
 export function characterOf(view, id) {
   const c = id == null ? null : view.characters?.[id];
   return c ? { ...c, character_id: id } : null;
+}
+
+// What the view says of an action ("<action>:<character_id>[:<thing_id>]", docs/protocol.md):
+// undefined when it is not offered, null when allowed, else the server's refusal code.
+export function refusalOf(view, name) {
+  const entry = view.may?.[name];
+  if (entry === undefined) return undefined;
+  return entry === true ? null : entry.code;
+}
+
+export const offered = (view, name) => view.may?.[name] !== undefined;
+
+// The GM's engage offers: pairs of fighters in contact, [attacker, defender, refusal code|null].
+export function engageOffers(view) {
+  return Object.keys(view.may || {}).filter((name) => name.startsWith("engage:"))
+    .map((name) => [...name.split(":").slice(1), refusalOf(view, name)]);
 }
 
 export function nameOf(view, id) {
@@ -93,10 +108,6 @@ export function waitedFor(view) {
   return view.phase === "actions" ? view.turn : null;
 }
 
-export function aimedPair(a, b) {
-  return Boolean(a && b) && a.suit === b.suit && Math.abs(RANKS.indexOf(a.rank) - RANKS.indexOf(b.rank)) === 1;
-}
-
 export function distance(a, b) {
   return Math.max(Math.abs(a.x - b.x), Math.abs(a.y - b.y));
 }
@@ -117,81 +128,6 @@ export function freeSquare(view, size = view.mat?.size ?? 20) {
     }
   }
   return best && { x: best.x, y: best.y };
-}
-
-// Pairs of characters in contact who could start a bout (the GM's engage).
-export function contactPairs(view) {
-  const list = charactersOf(view).filter(fighting);
-  const engaged = (a, b) => boutsIn(view).some((bt) => [bt.attacker, bt.defender].includes(a) && [bt.attacker, bt.defender].includes(b));
-  const pairs = [];
-  list.forEach((a, i) => list.slice(i + 1).forEach((b) => {
-    if (distance(a, b) === 1 && !engaged(a.character_id, b.character_id)) pairs.push([a, b]);
-  }));
-  return pairs;
-}
-
-function hasAll(c, ids) {
-  const hand = new Set((c.hand || []).map((card) => card.card_id));
-  return ids.every((id) => hand.has(id));
-}
-
-// Why the server would refuse this action of character `c` now: a refusal code, or null.
-// `cards` are the hand cards chosen for it; `bout` the bout of a `play`.
-export function refusal(view, c, action, { cards = [], bout = null } = {}) {
-  if (view.game?.status !== "running") return "game_not_running";
-  const w = view.waiting || {};
-  const ids = cards.map((card) => card.card_id);
-  if (action === "choose_initiative") return view.phase === "initiative" && c.counts.choice > 0 ? null : "nothing_to_choose";
-  if (action === "defend") {
-    if (!w.shot) return "nothing_to_defend";
-    return w.shot.target === c.character_id ? null : "not_the_target";
-  }
-  if (action === "give_cards") {
-    const debt = debtOf(view, c.character_id);
-    if (!debt) return "nothing_owed";
-    if (debt.to === "deck") return ids.length === debt.count ? null : "wrong_count";
-    return ids.length <= debt.count && debt.count - ids.length <= c.counts.deck ? null : "wrong_count";
-  }
-  if (action === "play") {
-    if (!bout || ![bout.attacker, bout.defender].includes(c.character_id)) return "not_in_bout";
-    if (view.phase !== "actions") return "wrong_phase";
-    const opportunity = w.leaving?.bouts.includes(bout.bout_id);
-    if (!opportunity && waitingOn(view)) return "waiting";
-    if (bout.down[c.character_id]) return "already_played";
-    if (!bout.opportunity && bout.exchanges >= EXCHANGES) return "exchanges_done";
-    const tired = !bout.opportunity && c.actions_left < 1;
-    if (tired && (bout.attacker === c.character_id || ids.length)) return "no_actions_left";
-    if (!ids.length && c.counts.hand > 0 && !tired) return "must_play_hand";
-    return null;
-  }
-  if (waitingOn(view)) return "waiting";
-  if (action === "renew_deck") {
-    if (c.wound !== "light") return "not_lightly_wounded";
-    if (c.counts.deck > 0) return "deck_not_empty";
-    return c.counts.discard > 0 ? null : "empty_discard";
-  }
-  if (view.phase !== "actions") return "wrong_phase";
-  if (view.turn !== c.character_id) return "not_your_turn";
-  if (action === "end_turn") return null;
-  if (action === "move") {
-    if (c.wound === "heavy") return "out_of_fight";
-    if (fighting(c) && !ids.length) return c.counts.hand ? "needs_card" : "empty_hand";
-    return c.actions_left < 1 ? "no_actions_left" : null;
-  }
-  if (!fighting(c)) return "out_of_fight";
-  if (action === "use_aid") return null;
-  const need = action === "aimed_shot" ? 2 : 1;
-  if (["shoot", "aimed_shot", "reload"].includes(action)) {
-    if (c.in_melee) return "in_melee";
-    if (!canShoot(c)) return "no_ranged_weapon";
-  }
-  if (c.actions_left < need) return "no_actions_left";
-  if (!c.counts.hand) return "empty_hand";
-  if ((action === "shoot" || action === "aimed_shot") && !c.loaded) return "not_loaded";
-  if (action === "reload" && c.loaded) return "already_loaded";
-  if (ids.length !== need || (c.hand && !hasAll(c, ids))) return "pick_cards";
-  if (action === "aimed_shot" && !aimedPair(cards[0], cards[1])) return "not_a_pair";
-  return null;
 }
 
 // A colour per side (the tokens on the mat), stable across renders and devices.
