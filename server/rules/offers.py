@@ -4,13 +4,14 @@ A ruleset's `offers(state, viewer, now)` names each action a phone or console sh
 command it sends (a representative one where the player fills in a number or a name) and the
 refusal `decide` would give that command now. The view carries them under `may`: `true` for an
 action that would be accepted, `{"code"}` for a refused one (`"until"` too when the refusal ends
-by time alone: a stun running out). The screens offer, grey and explain from `may` alone; the
+by time alone: a stun running out, as an ISO time). The screens offer, grey and explain from `may` alone; the
 property suite checks every offer against `decide` (tests/rules/properties.py).
 """
 
 from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple
 
+from server.clock import iso
 from server.rules.core import Command, Context, Json, Member, RuleError
 
 # A context for trying a command without writing it: its ids and draws are never used.
@@ -28,7 +29,7 @@ class Offer(NamedTuple):
             return True
         if self.until is None:
             return {"code": self.refused}
-        return {"code": self.refused, "until": self.until}
+        return {"code": self.refused, "until": iso(self.until)}
 
 
 def may(offers: Mapping[str, Offer]) -> Json:

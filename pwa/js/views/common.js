@@ -89,15 +89,25 @@ export function sending(game, type, fields = {}) {
   return game.inFlight().some((c) => c.type === type && Object.entries(fields).every(([k, v]) => c[k] === v));
 }
 
+// The refusal of an action the view offers ({code, until?}), or null: offered, or not in `may`
+// (a view that says nothing of an action leaves it to the server).
+export function refused(view, action) {
+  const entry = view?.may?.[action];
+  return entry && entry !== true ? entry : null;
+}
+
 // A console's actions: start, end (a second tap within 5 s confirms; `ui.confirmEnd` holds the
 // first), the invite sheet, any `links` of the ruleset's own, and the replay once the game ended.
 export function gameControls(app, game, ui, { links = null } = {}) {
   const info = game.view.game;
+  const startRefused = refused(game.view, "start_game");
   return h("div", { class: "actions" },
     info.status === "lobby" && h("button", {
-      class: "primary", testid: "start-game", disabled: sending(game, "start_game"),
+      class: "primary", testid: "start-game", disabled: Boolean(startRefused) || sending(game, "start_game"),
       onclick: () => game.send({ type: "start_game" }),
     }, t("game.start")),
+    info.status === "lobby" && startRefused && h("p", { class: "hint", testid: "start-refused" },
+      errorText(startRefused.code, "", info.ruleset)),
     info.status === "running" && (ui.confirmEnd
       ? h("button", {
         class: "danger", testid: "end-game-confirm", disabled: sending(game, "end_game"),
@@ -157,7 +167,8 @@ export function memberForm(app, game, { roles, teams = null, teamRoles = [], tit
       onsubmit: (event) => {
         event.preventDefault();
         const name = (ui.newName || "").trim();
-        if (name) addMembers(app, game, [name], { role, team: needsTeam ? ui.newTeam : null, done: () => { ui.newName = ""; } });
+        // Cleared once added, unless the organizer has typed the next name meanwhile.
+        if (name) addMembers(app, game, [name], { role, team: needsTeam ? ui.newTeam : null, done: () => { if ((ui.newName || "").trim() === name) ui.newName = ""; } });
       },
     },
     h("input", {

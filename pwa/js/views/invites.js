@@ -2,7 +2,6 @@
 import { h, svgNode } from "../dom.js";
 import { errorText, t } from "../i18n.js";
 import { api } from "../api.js";
-import { teamName } from "../rulesets/rank-bases/ranks.js";
 
 export function invitesScreen(app, game) {
   const ui = app.ui;
@@ -37,4 +36,9 @@ async function load(app, game) {
   } catch (err) {
     app.set({ invitesError: errorText(err.code, err.message) });
   }
+}
+
+// A team's name from the game's config (a ruleset with teams lists them there), else its id.
+function teamName(view, teamId) {
+  return (view.game?.config?.teams || []).find((team) => team.team_id === teamId)?.name ?? teamId;
 }

@@ -453,7 +453,7 @@ function eventList(index, seq) {
   for (let i = first; i < end; i += 1) rows.push(eventRow(events[i], index, seq));
   return h("section", { class: "replay-events" },
     h("h2", {}, t("replay.events"), " ", h("span", { class: "muted" }, total.toLocaleString(getLang()))),
-    h("div", { class: "replay-list", testid: "replay-events", tabindex: "0", "aria-label": t("replay.events") },
+    h("div", { class: "replay-list", testid: "replay-events", tabindex: "0", role: "region", "aria-label": t("replay.events") },
       h("div", { class: "replay-spacer", style: `height: ${total * ROW}px` }, rows)));
 }
 

@@ -20,7 +20,7 @@ export function describe(event, index, d, who) {
     case "initiative_rolled": return `${t("dc.log.initiative")} ${(d.order || []).map((id) => `${who(id)} ${d.initiative?.[id]?.total ?? ""}`.trim()).join(", ")}`;
     case "turn_started": return t("dc.log.turn", { name: who(d.combatant_id) });
     case "action_taken": return t("dc.log.action", { name: who(d.combatant_id), action: t(`dc.act.${d.action}`), length: t(`dc.len.${d.length}`) }) + (d.note ? ` – ${d.note}` : "");
-    case "sprint_started": return t("dc.log.sprint", { name: who(d.combatant_id), rounds: d.rounds });
+    case "sprint_started": return t("dc.log.sprint", { name: who(d.combatant_id), rounds: d.rounds, count: d.rounds });
     case "flight_rolled": return d.escaped ? t("dc.flee.escaped", { name: who(d.combatant_id) }) : t("dc.flee.caught", { names: (d.attacks_first || []).map(who).join(", ") });
     case "attack_resolved": return t(d.hit ? "dc.log.hit" : "dc.log.miss", { attacker: who(d.attacker_id), target: who(d.target_id), attack: d.attack, defence: d.defence, damage: d.damage });
     case "attack_cancelled": return t("dc.log.cancelled");
@@ -32,7 +32,7 @@ export function describe(event, index, d, who) {
     case "bleeding_stopped": return t("dc.log.stopped", { name: who(d.combatant_id), reason: d.reason ?? t("dc.aid.title") });
     case "combatant_rested": return t("dc.log.rested", { name: who(d.combatant_id) });
     case "chase_started": return t("dc.log.chase_started", { fleeing: who(d.fleeing_id), chaser: who(d.chaser_id), lead: d.lead });
-    case "chase_rolled": return t("dc.chase.lead_change", { before: d.lead_before, after: d.lead });
+    case "chase_rolled": return t("dc.chase.lead_change", { before: d.lead_before, after: d.lead, count: d.lead });
     case "chase_ended": return t("dc.log.chase_ended", { reason: t(`dc.chase.reason_${d.reason}`) });
     default: return null;
   }
