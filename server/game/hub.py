@@ -6,7 +6,9 @@ audience's shared part once, turns what changed into one merge patch and seriali
 only the viewers the events touched get their private part computed again. A screen whose view
 did not change is sent nothing. A shared part that grows with the game (the organizer's console:
 every player, duel and member) is kept a row at a time (`Rows`): a change recomputes the rows it
-names and those whose time has come, and is sent as a patch of those rows.
+names and those whose time has come, and is sent as a patch of those rows. A private part whose
+`may` holds a refusal that ends with time (`until`: a stun running out) is computed again at the
+first publish after that moment, touched or not.
 
 A message goes out at once when nothing waits before it and the socket's transport takes it
 (no task switch per screen). A slow phone never holds up the others nor grows the server's
@@ -22,7 +24,7 @@ from typing import Any
 
 import orjson
 
-from server.clock import iso, now_ms
+from server.clock import iso, now_ms, parse_iso
 from server.game.patch import diff
 from server.rules.core import Json, Member, Ruleset, Sight
 from server.rules.rows import Row, Rows
@@ -42,6 +44,9 @@ class Audience:
         self.rows = rows  # the shared part kept a row at a time, if it grows with the game
         self.due: list[tuple[int, Row]] = []  # (when, row): rows that change with time alone
         self.until: dict[Row, int] = {}  # each row's moment in `due` (older entries are stale)
+        # (when, player_id): private parts that change with time alone, and each one's moment
+        self.private_due: list[tuple[int, str]] = []
+        self.private_until: dict[str, int] = {}
         # by member: a change that touches a few members finds their screens without looking
         # at everybody else's
         self.screens: dict[str, set[Screen]] = {}
@@ -90,6 +95,26 @@ class Audience:
                 held[row_id] = content
                 change.setdefault(name, {})[row_id] = own
         return change
+
+    def keep(self, player_id: str, private: Json) -> None:
+        """Note when a viewer's private part changes with time alone: its `may`'s first `until`."""
+        may = private.get("may")
+        untils = [
+            parse_iso(v["until"]) for v in (may or {}).values() if type(v) is dict and "until" in v
+        ]
+        if untils and self.private_until.get(player_id) != (first := min(untils)):
+            self.private_until[player_id] = first
+            heapq.heappush(self.private_due, (first, player_id))
+
+    def come_due(self, now: int) -> set[str]:
+        """The viewers whose private part's time has come."""
+        due = set()
+        while self.private_due and self.private_due[0][0] <= now:
+            when, player_id = heapq.heappop(self.private_due)
+            if self.private_until.get(player_id) == when:
+                del self.private_until[player_id]
+                due.add(player_id)
+        return due
 
 
 class Screen:
@@ -303,6 +328,7 @@ class Hub:
         screen.audience = audience
         screen.hub = self
         screen.private = sight.private(state, screen.member, now)
+        audience.keep(screen.member.player_id, screen.private)
         screen.seq = seq
 
     def leave(self, game_id: str, screen: Screen) -> None:
@@ -355,6 +381,8 @@ class Hub:
         else:
             common = audience.build(sight, state, now)
         audience.seq = seq
+        if touched is not None and audience.private_due:
+            touched = touched | audience.come_due(now)
         text = orjson.dumps(common).decode() if common else None
         stamp, made = iso(now), dict[int, str]()
         if text is None and touched is not None:  # only the touched may have anything to hear
@@ -365,6 +393,7 @@ class Hub:
             for screen in screens:
                 if touched is None or screen.member.player_id in touched:
                     private = sight.private(state, screen.member, now)
+                    audience.keep(screen.member.player_id, private)
                     own = diff(screen.private, private)
                     screen.private = private
                     if own:

@@ -4,8 +4,8 @@ A ruleset's `offers(state, viewer, now)` names each action a phone or console sh
 command it sends (a representative one where the player fills in a number or a name) and the
 refusal `decide` would give that command now. The view carries them under `may`: `true` for an
 action that would be accepted, `{"code"}` for a refused one (`"until"` too when the refusal ends
-by time alone: a stun running out, as an ISO time). The screens offer, grey and explain from `may` alone; the
-property suite checks every offer against `decide` (tests/rules/properties.py).
+by time alone: a stun running out, as an ISO time). The screens offer, grey and explain from
+`may` alone; the property suite checks every offer against `decide` (tests/rules/properties.py).
 """
 
 from collections.abc import Callable, Mapping

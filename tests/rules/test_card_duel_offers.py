@@ -1,6 +1,7 @@
 """What a card-duel view says its viewer may do (`may`), and the reveal's and the end's words
 the view carries for the phone (server/rules/card_duel/offers.py, view.py)."""
 
+from server.clock import iso
 from server.rules.card_duel import RULESET
 from server.rules.core import Member
 from server.rules.roster import EndGame
@@ -58,7 +59,7 @@ def test_a_duellist_may_pick_each_card_once_and_leave_after_the_wait() -> None:
         "challenge": {"code": "busy"},  # no pick timeout: the duel ends by no clock
         "challenge:ranged": {"code": "busy"},
         **{f"pick:{card_id}": True for card_id in cards},
-        "leave": {"code": "too_soon", "until": leave_from},
+        "leave": {"code": "too_soon", "until": iso(leave_from)},
     }
     assert may(game, a, at=leave_from)["leave"] is True
     game.pick(a, duel_id, game.card(a, CHAIR))
@@ -73,11 +74,11 @@ def test_a_stun_and_a_deadline_refuse_until_a_time() -> None:
     a, b, c = game.add("Rincewind"), game.add("Vimes"), game.add("Nobby")
     game.start()
     game.duel(a, b, CHAIR, DAGGER)
-    stunned = {"code": "stunned", "until": T0 + 120_000}
+    stunned = {"code": "stunned", "until": iso(T0 + 120_000)}
     assert may(game, b)["challenge"] == stunned
     assert may(game, b, at=T0 + 120_000)["challenge"] == {"code": "code_required"}
     game.challenge(a, c)
-    assert may(game, c)["challenge"] == {"code": "busy", "until": T0 + 30_000}
+    assert may(game, c)["challenge"] == {"code": "busy", "until": iso(T0 + 30_000)}
     assert may(game, c, at=T0 + 30_000)["challenge"] == {"code": "code_required"}
     assert RULESET.offers(game.state, c, T0 + 30_000)["leave"].refused == "duel_over"
 

@@ -286,7 +286,7 @@ export function codeForm(app, game, { name, field, label, submit, hint, busy = f
       },
     }),
     h("button", { type: "submit", class: "primary", testid: `${name}-submit`, disabled: busy }, submit)),
-  h("div", { class: "hint", id: `${name}-target`, testid: `${name}-target` }, hint),
+  hint && h("div", { class: "hint", id: `${name}-target`, testid: `${name}-target` }, hint),
   extra,
   pending && h("div", { class: "chip wait", testid: `${name}-pending` }, game.queued.length ? t("challenge.queued") : t("challenge.sent")),
   canScan() && h("button", { type: "button", class: "secondary", testid: "scan-qr", onclick: () => app.set({ scanning: true }) },

@@ -162,15 +162,12 @@ def ready(state: CardDuel, me: Fighter, now: int) -> None:
 def named(state: CardDuel, target: str, actor: Member) -> Fighter:
     """The fighter a challenge names. A player names a code, the proof of the touch (players
     never learn each other's codes but by it); only an organizer may name a `player_id`."""
-    members = state.roster
-    player_id = members.codes.get(target.strip().upper())
-    if player_id is None and target in members.members:
-        if actor.role != "organizer":
-            raise RuleError("code_required", "name your opponent by their code")
-        player_id = target
-    if player_id is None or player_id not in state.fighters:
+    member = state.roster.find(target)
+    if member is None or member.player_id not in state.fighters:
         raise RuleError("not_found", f"no player has the code {target}")
-    return state.fighters[player_id]
+    if target == member.player_id and actor.role != "organizer":
+        raise RuleError("code_required", "name your opponent by their code")
+    return state.fighters[member.player_id]
 
 
 def available(state: CardDuel, target: Fighter, now: int) -> None:
@@ -192,6 +189,9 @@ def challenged(
     """The challenger and the target of an acceptable challenge, or its refusal."""
     roster.require_running(state.roster)
     me = find(state, actor.player_id)
+    member = state.roster.find(command.target)
+    if member is None or member.player_id not in state.fighters:  # a typo is told first
+        raise RuleError("not_found", f"no player has the code {command.target}")
     ready(state, me, now)
     if command.ranged and "crossbow" not in me.items:
         raise RuleError("needs_crossbow", "a ranged challenge needs a crossbow")

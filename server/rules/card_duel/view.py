@@ -24,6 +24,8 @@ def audience(viewer: Member) -> str:
 def shared(state: CardDuel, audience: str, now: int) -> Json:
     if audience == "organizer":
         return CONSOLE.whole(state, now)
+    if audience == "spectator":  # the game, and nothing of the fighters
+        return {"game": game_view(state.roster)}
     return head(state, now)
 
 

@@ -8,6 +8,8 @@ import { qrSvg } from "../../qr.js";
 import { markRevealSeen, seenReveal } from "../../session.js";
 import { cardFace, cardView, codeForm, gameOver, playersList, sendCode, sending } from "../../views/common.js";
 import { scanner, stopScan } from "../../views/scanner.js";
+import cs from "./cs.js";
+import en from "./en.js";
 
 // What the player's phone asks the wake lock for: a duel or a countdown on screen.
 export function playerNeedsAwake(view) {
@@ -108,10 +110,10 @@ function challengeForm(app, game, ranged) {
   const ui = app.ui;
   return codeForm(app, game, {
     name: "challenge", field: "challengeCode", label: t("challenge.label"), submit: t("challenge.submit"),
-    hint: t("challenge.hint"),
-    extra: ranged && h("label", { class: "check" },
+    hint: null,
+    extra: [h("div", { class: "hint", testid: "challenge-how" }, t("challenge.hint")), ranged && h("label", { class: "check" },
       h("input", { type: "checkbox", testid: "challenge-ranged", checked: Boolean(ui.ranged), onchange: (e) => { ui.ranged = e.target.checked; } }),
-      t("challenge.ranged")),
+      t("challenge.ranged"))],
     pending: sending(game, "challenge"),
     onCode: (code) => submitChallenge(app, game, code),
   });
@@ -139,14 +141,15 @@ function duelScreen(app, game) {
     duel.opponent_picked
       ? h("div", { class: "chip ok big-chip", testid: "opponent-picked" }, t("duel.opponent_picked"))
       : h("div", { class: "chip wait big-chip", testid: "opponent-picking" }, t("duel.opponent_picking")),
-    leaveDuel(game, duel, game.view.may?.leave),
     picked
       ? h("section", { class: "my-pick", testid: "my-pick" },
         h("div", { class: "hint" }, t("duel.your_pick")),
         cardView(picked),
         h("div", { class: unsent ? "chip wait" : "chip ok" },
           unsent ? t("duel.pick_unsent") : duel.opponent_picked ? t("duel.revealing") : t("duel.wait_opponent")))
-      : pickSection(app, game, duel, me.cards, game.view.may || {}));
+      : pickSection(app, game, duel, me.cards, game.view.may || {}),
+    // Below the cards, away from the thumb that picks: leaving is rare, and not to be hit by a slip.
+    leaveDuel(game, duel, game.view.may?.leave));
 }
 
 // An opponent who does not pick (gone, or out of signal) cannot hold a player: the view offers
@@ -263,6 +266,8 @@ function whyText(winner, loser, number) {
 function stunScreen(view) {
   return h("main", { class: "full stun", testid: "stun-screen" },
     h("div", { class: "stun-word" }, t("stun.title")),
+    // The other language's word too: the phone is shown to whoever comes to rob the stunned.
+    h("div", { class: "stun-other" }, (getLang() === "cs" ? en : cs)["stun.title"]),
     countdown(view.me.stunned_until, { testid: "stun-countdown", alarm: true, cls: "huge" }),
     h("p", { class: "stun-hint" }, t("stun.hint")),
     h("div", { class: "stun-code" }, view.me.name, " · ", view.me.code));
