@@ -4,9 +4,9 @@
 // with this file and hold the view back), and as soon as the ruleset is known (the view, or the
 // last one this phone kept) for that ruleset's screens with their static imports and words: not
 // one import level a round trip. No imports: nothing must wait for it. PRELOAD is written by the
-// server at start (server/web/shell.py): {shell: [module], rulesets: {id: {modules, words:
-// {lang: file}}}}, addresses under the version prefix.
-const PRELOAD = { shell: [], rulesets: {} };
+// server at start (server/web/shell.py): {shell: [module], words: {lang: file}, rulesets: {id:
+// {modules, words: {lang: file}}}}, addresses under the version prefix.
+const PRELOAD = { shell: [], words: {}, rulesets: {} };
 
 function session() {
   const parts = location.hash.replace(/^#\/?/, "").split("/").map(decodeURIComponent);
@@ -31,13 +31,27 @@ function preload(modules) {
   }
 }
 
+// Word files are JSON that i18n.js fetches: preloaded as a fetch (crossorigin, as fetch() asks).
+function preloadWords(files) {
+  for (const href of files) {
+    const link = document.createElement("link");
+    link.rel = "preload";
+    link.as = "fetch";
+    link.crossOrigin = "anonymous";
+    link.href = href;
+    document.head.append(link);
+  }
+}
+
+const langs = localStorage.getItem("bijse.lang") === "en" ? ["cs", "en"] : ["cs"];
+
 const preloaded = new Set();
 function preloadRuleset(ruleset) {
   const chain = PRELOAD.rulesets[ruleset];
   if (!chain || preloaded.has(ruleset)) return;
   preloaded.add(ruleset);
-  const langs = localStorage.getItem("bijse.lang") === "en" ? ["cs", "en"] : ["cs"];
-  preload([...chain.modules, ...langs.map((lang) => chain.words[lang]).filter(Boolean)]);
+  preload(chain.modules);
+  preloadWords(langs.map((lang) => chain.words[lang]).filter(Boolean));
 }
 
 const open = session();
@@ -61,4 +75,5 @@ if (open?.game_id && open.token) {
     preloadRuleset(JSON.parse(localStorage.getItem(`bijse.view.${open.token}`))?.view?.game?.ruleset);
   } catch { /* no view kept */ }
 }
+preloadWords(langs.map((lang) => PRELOAD.words?.[lang]).filter(Boolean));
 preload(PRELOAD.shell);

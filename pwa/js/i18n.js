@@ -1,7 +1,17 @@
-// Words: the common catalogue of the reader's language (i18n/<lang>.js) and the words of each
-// ruleset part in use (rulesets/<id>/<lang>.js, loaded with its screens). Czech is the default
-// and the fallback; the other language is downloaded only when a reader chooses it.
-import cs from "../i18n/cs.js";
+// Words: the common catalogue of the reader's language (i18n/<lang>.json) and the words of each
+// ruleset part in use (rulesets/<id>/<lang>.json, loaded with its screens). Words are data
+// (JSON: keys to texts, or to {one, few, many, other} for Intl.PluralRules). Czech is the
+// default and the fallback; the other language is downloaded only when a reader chooses it.
+// boot.js asks for the reader's words early (a preload this fetch then takes).
+
+// A word file by its address relative to this module.
+async function load(path) {
+  const response = await fetch(new URL(path, import.meta.url));
+  if (!response.ok) throw new Error(`${path}: ${response.status}`);
+  return response.json();
+}
+
+const cs = await load("../i18n/cs.json");
 
 const LANGS = ["cs", "en"];
 const KEY = "bijse.lang";
@@ -13,13 +23,13 @@ const sources = new Set(); // prefixes of the word files in use: "./rulesets/<id
 const missing = (globalThis.bijseMissingWords ??= new Set());
 
 function fileOf(prefix, next) {
-  return `${prefix}${next}.js`;
+  return `${prefix}${next}.json`;
 }
 
 async function catalogue(next) {
-  const common = next === "cs" ? cs : (await import(`../i18n/${next}.js`)).default;
-  const parts = await Promise.all([...sources].map((prefix) => import(fileOf(prefix, next))));
-  return Object.assign({}, common, ...parts.map((part) => part.default));
+  const common = next === "cs" ? cs : await load(`../i18n/${next}.json`);
+  const parts = await Promise.all([...sources].map((prefix) => load(fileOf(prefix, next))));
+  return Object.assign({}, common, ...parts);
 }
 
 export function getLang() {
@@ -35,14 +45,14 @@ export async function setLang(next) {
   document.documentElement.lang = lang;
 }
 
-// The words of a ruleset part (`./rulesets/<id>/` for rulesets/<id>/cs.js and en.js), in the
-// reader's language and in Czech, the fallback.
+// The words of a ruleset part (`./rulesets/<id>/` for rulesets/<id>/cs.json and en.json), in
+// the reader's language and in Czech, the fallback.
 export async function useWords(prefix) {
   if (sources.has(prefix)) return;
   sources.add(prefix);
   const langs = Object.keys(catalogues); // Czech, and any language read before (a switch back)
-  const parts = await Promise.all(langs.map((each) => import(fileOf(prefix, each))));
-  langs.forEach((each, i) => Object.assign(catalogues[each], parts[i].default));
+  const parts = await Promise.all(langs.map((each) => load(fileOf(prefix, each))));
+  langs.forEach((each, i) => Object.assign(catalogues[each], parts[i]));
 }
 
 // t("key", {count: 3, name: "Bob"}): plural entries are {one, few, many, other} picked by Intl.PluralRules.

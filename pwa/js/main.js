@@ -7,17 +7,16 @@ import { current, saveAdminKey, saveSession, setCurrent } from "./session.js";
 import { keepAwake, unlockSoundOnFirstTap } from "./alerts.js";
 import { startTicker } from "./countdown.js";
 import { onChange as onClockChange } from "./clock.js";
-import { alertsPrompt, errorList, topbar } from "./views/common.js";
+import { alertsPrompt, errorList, loadingScreen, topbar } from "./views/common.js";
 import { homeScreen } from "./views/home.js";
 import { spectatorScreen } from "./views/spectator.js";
-import { keepOffline, part } from "./rulesets.js";
+import { keepOffline, lazily, part } from "./rulesets.js";
 import { scanSupport } from "./views/scanner.js";
 import { insecureBanner, inviteAddressWarning } from "./views/secure.js";
 
 // A game's screens load with its first view (rulesets/<id>/screens.js), so a phone downloads only
 // the game it plays.
 const REPLAY = () => import("./views/replay.js");
-const loaded = new Map(); // a module's key -> the module once it has arrived (null on the way)
 
 const root = document.getElementById("app");
 let game = null;
@@ -90,15 +89,7 @@ function route() {
 
 // A lazily loaded module, or null while it is on the way (`then` runs when it arrives).
 function lazy(key, loader, then = render) {
-  if (!loaded.has(key)) {
-    loaded.set(key, null);
-    loader().then((module) => {
-      loaded.set(key, module);
-      keepOffline();
-      then();
-    }, () => loaded.delete(key)); // no signal and not cached yet: the next render tries again
-  }
-  return loaded.get(key);
+  return lazily(loader, then, key);
 }
 
 // The screens of a game's ruleset, or null while they load (or when this app has none).
@@ -121,11 +112,6 @@ function screen() {
   if (!game.view) return loadingScreen();
   if (unsupported.has(game.view.game?.ruleset)) return spectatorScreen(app, game, { unsupported: true });
   return rulesOf(game.view)?.screen(app, game, page) ?? loadingScreen();
-}
-
-function loadingScreen() {
-  return h("main", { class: "loading", testid: "loading" },
-    h("p", {}, navigator.onLine ? t("loading") : t("loading.offline")));
 }
 
 function fatalScreen() {

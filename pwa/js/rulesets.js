@@ -2,8 +2,8 @@
 // names: screens.js (`screen(app, game, page)`, `awake(view, page)`, `expiring`: the commands
 // that expire in the outbox, with the banner code that says so), create.js (`name`, `defaults()`,
 // `fields(app, form)`, `config(form)`: its part of the new-game form), replay.js and
-// replay_index.js (its part of the replay, with replay.cs.js and replay.en.js: see
-// replay/indexer.js), and cs.js and en.js (its words). Which ids exist comes from the server
+// replay_index.js (its part of the replay, with replay.cs.json and replay.en.json: see
+// replay/indexer.js), and cs.json and en.json (its words). Which ids exist comes from the server
 // (GET /api/rulesets), kept for a start with no signal.
 import { api } from "./api.js";
 import { useWords } from "./i18n.js";
@@ -35,4 +35,21 @@ export async function known() {
   } catch {
     return JSON.parse(localStorage.getItem(KNOWN) || "[]");
   }
+}
+
+// A module loaded when first needed (a game's screens; an organizer's console, which a player
+// never downloads): the module once it has arrived, else null; `done()` runs when it comes (no
+// signal and not kept yet: the next call asks again). `key` names it where the loader is made
+// anew at each call.
+const later = new Map(); // key -> module (null while on the way)
+export function lazily(loader, done, key = loader) {
+  if (!later.has(key)) {
+    later.set(key, null);
+    loader().then((module) => {
+      later.set(key, module);
+      keepOffline();
+      done();
+    }, () => later.delete(key));
+  }
+  return later.get(key);
 }

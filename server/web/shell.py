@@ -147,19 +147,21 @@ class Shell:
         hold, and its words per language, asked for once a game's ruleset is known."""
         skip = {"./sw.js", f"./{self.prefix}{BOOT}"}
         modules = [n for n in self.shell if n.endswith(".js") and n not in skip]
-        return {"shell": modules, "rulesets": self.chains(sources)}
+        words = {lang: f"./{self.prefix}i18n/{lang}.json" for lang in languages(sources)}
+        return {"shell": modules, "words": words, "rulesets": self.chains(sources)}
 
     def offline_shell(self, sources: dict[str, bytes]) -> list[str]:
         """What the worker installs: `./`, and what index.html links with its static imports."""
         links = [m.group(2) for m in LINK.finditer(sources["index.html"].decode())]
         found = closure(sources, [link.removeprefix(self.prefix) for link in links])
+        found += [f"i18n/{lang}.json" for lang in languages(sources)]  # i18n.js fetches them
         return ["./", *(f"./{n if n in ENTRY_POINTS else self.prefix + n}" for n in found)]
 
     def chains(self, sources: dict[str, bytes]) -> dict[str, dict[str, object]]:
         """Per ruleset folder: `modules`, its screens.js with their static imports that the shell
         does not hold, and `words`, its word file per language."""
         shell = set(self.shell)
-        langs = sorted(m.group(1) for n in sources if (m := re.match(r"^i18n/(\w+)\.js$", n)))
+        langs = languages(sources)
         found: dict[str, dict[str, object]] = {}
         for name in sources:
             screens = SCREENS.match(name)
@@ -167,7 +169,7 @@ class Shell:
                 continue
             folder = posixpath.dirname(name)
             modules = [f"./{self.prefix}{n}" for n in closure(sources, [name])]
-            words = {lang: f"{folder}/{lang}.js" for lang in langs}
+            words = {lang: f"{folder}/{lang}.json" for lang in langs}
             found[screens.group(1)] = {
                 "modules": [m for m in modules if m not in shell],
                 "words": {lang: f"./{self.prefix}{f}" for lang, f in words.items() if f in sources},
@@ -195,6 +197,11 @@ class Shell:
 
     async def plain(self, request: Request) -> Response:
         return self.asset(request.path_params["path"]).response(request, REVALIDATE)
+
+
+def languages(sources: dict[str, bytes]) -> list[str]:
+    """The languages of the shell's words (i18n/<lang>.json)."""
+    return sorted(m.group(1) for n in sources if (m := re.match(r"^i18n/(\w+)\.json$", n)))
 
 
 def closure(sources: dict[str, bytes], starts: list[str]) -> list[str]:

@@ -71,5 +71,5 @@ async def test_grant_revive_and_cancel(phone: Phone, api: AsyncClient, live_serv
     await expect(console.get_by_test_id("game-status")).to_have_attribute("data-status", "ended")
     await expect(console.get_by_test_id("seed")).to_have_text(re.compile(r"^[0-9a-f]{64}$"))
     await player.get_by_test_id("reveal-ok").click()  # Alice's kill of Bob
-    await expect(player.get_by_test_id("ended-banner")).to_be_visible()
+    await expect(player.get_by_test_id("game-over")).to_be_visible()
     await expect(player.get_by_test_id("challenge-code")).to_have_count(0)

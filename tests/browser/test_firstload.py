@@ -26,7 +26,7 @@ MAIN = re.compile(r'<script type="module" src="(v/[0-9a-f]{12}/)js/main\.js">')
 # organizer's console (and its invites), the replay.
 OTHER_RULESETS = re.compile(r"/js/rulesets/(?!card-duel/)|/js/(views/)?replay")
 NOT_FOR_A_PLAYER = re.compile(
-    rf"{OTHER_RULESETS.pattern}|/i18n/en\.js|/js/rulesets/card-duel/(en|organizer)\.js"
+    rf"{OTHER_RULESETS.pattern}|/i18n/en\.json|/js/rulesets/card-duel/(en\.json|organizer\.js)"
     r"|/js/views/invites\.js"
 )
 VIEW = re.compile(r"/api/games/[^/]+/view$")
@@ -87,7 +87,7 @@ async def test_worker_keeps_the_shell_and_no_ruleset(api: AsyncClient) -> None:
         f"./{prefix}js/main.js",
         f"./{prefix}js/game.js",
         f"./{prefix}js/views/home.js",
-        f"./{prefix}i18n/cs.js",
+        f"./{prefix}i18n/cs.json",
     ):
         assert needed in shell, needed
     for name in shell:
@@ -110,9 +110,10 @@ async def test_boot_preloads_the_shell_and_a_ruleset_s_chain(api: AsyncClient) -
     chain = preload["rulesets"]["card-duel"]
     folder = f"./{prefix}js/rulesets/card-duel/"
     assert chain["modules"][0] == f"{folder}screens.js"
-    assert {f"{folder}player.js", f"{folder}duel.js"} <= set(chain["modules"])
+    assert f"{folder}player.js" in chain["modules"]
+    assert f"{folder}organizer.js" not in chain["modules"]  # an organizer's: it loads it alone
     assert not set(chain["modules"]) & set(preload["shell"])
-    assert chain["words"] == {"cs": f"{folder}cs.js", "en": f"{folder}en.js"}
+    assert chain["words"] == {"cs": f"{folder}cs.json", "en": f"{folder}en.json"}
     for name in [*preload["shell"], *chain["modules"], *chain["words"].values()]:
         assert (await api.get(name.removeprefix("."))).status_code == 200, name
 
@@ -134,7 +135,7 @@ async def test_card_duel_player_loads_only_card_duel(
     paths = [url.removeprefix(live_server) for url in requested]
     for needed in ("js/rulesets/card-duel/screens.js", "js/rulesets/card-duel/player.js"):
         assert any(path.endswith(needed) for path in paths), paths
-    assert any(path.endswith("js/rulesets/card-duel/cs.js") for path in paths), paths
+    assert any(path.endswith("js/rulesets/card-duel/cs.json") for path in paths), paths
     assert not [path for path in paths if NOT_FOR_A_PLAYER.search(path)], paths
 
 

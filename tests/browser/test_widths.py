@@ -222,7 +222,7 @@ async def test_card_duel_screens_fit(phones: Phones, api: httpx.AsyncClient) -> 
 
     await command(api, gid, org, {"type": "end_game"})
     ended = next(e for e in await events(api, gid, org) if e["type"] == "duel_ended")
-    await phones.look("cd-ended", join(challenger), "ended-banner")
+    await phones.look("cd-ended", join(challenger), "game-over")
     await phones.look("replay", f"/#/replay/{gid}/{ended['seq']}", "replay-view")
     await phones.look("games", "/#/games", "open-game-0")
     phones.assert_fit()

@@ -1,6 +1,6 @@
 // A ruleset's screen part of the replay (rulesets/<id>/replay.js, see replay/indexer.js for what
-// it exports) with its words: the ruleset's own (cs.js, en.js) and the replay's
-// (replay.cs.js, replay.en.js). Loaded once per id; null for an id this app cannot load.
+// it exports) with its words: the ruleset's own (cs.json, en.json) and the replay's
+// (replay.cs.json, replay.en.json). Loaded once per id; null for an id this app cannot load.
 import { part } from "../rulesets.js";
 import { useWords } from "../i18n.js";
 

@@ -128,6 +128,12 @@ export function gameControls(app, game, ui, { links = null } = {}) {
     }, t("replay.open")));
 }
 
+// What a screen shows while its module or the view is on the way.
+export function loadingScreen() {
+  return h("main", { class: "loading", testid: "loading" },
+    h("p", {}, navigator.onLine ? t("loading") : t("loading.offline")));
+}
+
 // A console's head: the game's name, its status, the ruleset's chips (`chips`, `extra` below
 // them) and the console's actions (gameControls with `links`).
 export function gameHead(app, game, { ui = app.ui, chips = [], extra = null, links = null } = {}) {

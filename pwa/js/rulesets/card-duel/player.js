@@ -8,8 +8,6 @@ import { qrSvg } from "../../qr.js";
 import { markRevealSeen, seenReveal } from "../../session.js";
 import { cardFace, cardView, codeForm, gameOver, playersList, sendCode, sending } from "../../views/common.js";
 import { scanner, stopScan } from "../../views/scanner.js";
-import cs from "./cs.js";
-import en from "./en.js";
 
 // What the player's phone asks the wake lock for: a duel or a countdown on screen.
 export function playerNeedsAwake(view) {
@@ -267,7 +265,7 @@ function stunScreen(view) {
   return h("main", { class: "full stun", testid: "stun-screen" },
     h("div", { class: "stun-word" }, t("stun.title")),
     // The other language's word too: the phone is shown to whoever comes to rob the stunned.
-    h("div", { class: "stun-other" }, (getLang() === "cs" ? en : cs)["stun.title"]),
+    h("div", { class: "stun-other" }, t("stun.other")),
     countdown(view.me.stunned_until, { testid: "stun-countdown", alarm: true, cls: "huge" }),
     h("p", { class: "stun-hint" }, t("stun.hint")),
     h("div", { class: "stun-code" }, view.me.name, " · ", view.me.code));
