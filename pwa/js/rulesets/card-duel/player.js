@@ -265,7 +265,7 @@ function stunScreen(view) {
   return h("main", { class: "full stun", testid: "stun-screen" },
     h("div", { class: "stun-word" }, t("stun.title")),
     // The other language's word too: the phone is shown to whoever comes to rob the stunned.
-    h("div", { class: "stun-other" }, t("stun.other")),
+    h("div", { class: "stun-other", lang: getLang() === "cs" ? "en" : "cs" }, t("stun.other")),
     countdown(view.me.stunned_until, { testid: "stun-countdown", alarm: true, cls: "huge" }),
     h("p", { class: "stun-hint" }, t("stun.hint")),
     h("div", { class: "stun-code" }, view.me.name, " · ", view.me.code));

@@ -175,3 +175,31 @@ export function currentTurn(view, { mine = new Set() } = {}) {
     h("span", { class: "turn-round" }, t("dc.round", { round: fight.round })),
     h("strong", {}, id ? (mine.has(id) ? t("dc.your_turn", { name: nameOf(view, id) }) : t("dc.turn_of", { name: nameOf(view, id) })) : t("dc.no_turn")));
 }
+
+// A combatant's numbers: the fight's three and the sheet's main fields, with the GM's console
+// showing every field (`full`), and the weapon.
+export function numbersGrid(c, { full = false } = {}) {
+  const cell = (label, value, title) => h("div", { class: "stat", title }, h("span", { class: "stat-label" }, label), h("b", {}, String(value)));
+  const w = c.weapon;
+  return h("div", { class: "stats" },
+    cell(t("dc.un_short"), c.attack_number, t("dc.attack_number")),
+    cell(t("dc.oc_short"), c.defence_number, t("dc.defence_number")),
+    cell(t("dc.zo_short"), c.base_defence, t("dc.base_defence")),
+    cell(t("dc.field.str"), signed(c.str)),
+    cell(t("dc.field.agi"), signed(c.agi)),
+    cell(t("dc.field.armour"), c.armour),
+    cell(t("dc.field.shield"), c.shield),
+    cell(t("dc.field.movement"), c.movement),
+    full && [
+      cell(t("dc.field.athletics"), c.athletics),
+      cell(t("dc.field.endurance"), signed(c.endurance)),
+      cell(t("dc.field.stamina"), c.stamina),
+      cell(t("dc.field.first_aid"), c.first_aid),
+      cell(t("dc.field.attacks_per_round"), c.attacks_per_round),
+      cell(t("dc.field.initiative_bonus"), signed(c.initiative_bonus)),
+      cell(t("dc.field.size"), c.size),
+    ],
+    h("div", { class: "stat wide-stat" }, h("span", { class: "stat-label" }, t("dc.field.weapon")),
+      h("b", {}, `${w.name || t("dc.fists")} ${signed(w.attack)} / ${signed(w.damage)} / ${signed(w.defence)}`,
+        full && w.ranged ? ` · ${t("dc.ranged")}` : "", full && w.flat_allowed ? ` · ${t("dc.flat")}` : "")));
+}

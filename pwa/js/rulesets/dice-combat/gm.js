@@ -5,7 +5,8 @@ import { t } from "../../i18n.js";
 import { COMBATANT_FIELDS, SheetError, download, fieldValue, fileName, remember, sheetsJson, toSheet } from "./dice.js";
 import { eventsOf, syncLog } from "./dicelog.js";
 import {
-  chasesOf, combatantOf, combatantsOf, conditionChip, diceFaces, livesBar, livesText, memberOf, nameOf, refusalOf, refusalText, signed, woundText, woundsOf,
+  chasesOf, combatantOf, combatantsOf, conditionChip, diceFaces, livesBar, livesText, memberOf, nameOf, numbersGrid, refusalOf, refusalText, signed,
+  woundText, woundsOf,
 } from "./common.js";
 import { gameHead, gmPlayers, seedSection, sending } from "../../views/common.js";
 import { beginFight, chases, fightPanel } from "./fight.js";
@@ -65,29 +66,6 @@ function roster(app, game) {
     }));
 }
 
-function numbersGrid(c) {
-  const cell = (label, value, title) => h("div", { class: "stat", title }, h("span", { class: "stat-label" }, label), h("b", {}, String(value)));
-  const w = c.weapon;
-  return h("div", { class: "stats" },
-    cell(t("dc.un_short"), c.attack_number, t("dc.attack_number")),
-    cell(t("dc.oc_short"), c.defence_number, t("dc.defence_number")),
-    cell(t("dc.zo_short"), c.base_defence, t("dc.base_defence")),
-    cell(t("dc.field.str"), signed(c.str)),
-    cell(t("dc.field.agi"), signed(c.agi)),
-    cell(t("dc.field.armour"), c.armour),
-    cell(t("dc.field.shield"), c.shield),
-    cell(t("dc.field.movement"), c.movement),
-    cell(t("dc.field.athletics"), c.athletics),
-    cell(t("dc.field.endurance"), signed(c.endurance)),
-    cell(t("dc.field.stamina"), c.stamina),
-    cell(t("dc.field.first_aid"), c.first_aid),
-    cell(t("dc.field.attacks_per_round"), c.attacks_per_round),
-    cell(t("dc.field.initiative_bonus"), signed(c.initiative_bonus)),
-    cell(t("dc.field.size"), c.size),
-    h("div", { class: "stat wide-stat" }, h("span", { class: "stat-label" }, t("dc.field.weapon")),
-      h("b", {}, `${w.name || t("dc.fists")} ${signed(w.attack)} / ${signed(w.damage)} / ${signed(w.defence)}`,
-        w.ranged ? ` · ${t("dc.ranged")}` : "", w.flat_allowed ? ` · ${t("dc.flat")}` : "")));
-}
 
 function combatantDetail(app, game, c) {
   const view = game.view;
@@ -100,7 +78,7 @@ function combatantDetail(app, game, c) {
   const healer = healers.find((x) => x.combatant_id === ui.healer[id]) ?? healers.find((x) => x.combatant_id === fight?.turn) ?? healers[0];
   const healerBusy = healer && refusalOf(view, `first_aid:${healer.combatant_id}`);
   return h("div", { class: "prow-detail" },
-    numbersGrid(c),
+    numbersGrid(c, { full: true }),
     woundsOf(c).length > 0 && h("ul", { class: "wounds" }, woundsOf(c).map((w) => h("li", {}, t("dc.wound.label"), " ", woundText(w), w.cannot_kill ? ` · ${t("dc.wound.cannot_kill")}` : ""))),
     c.sprint && h("p", { class: "hint" }, t("dc.sprint", { used: c.sprint.used, rounds: c.sprint.rounds, count: c.sprint.rounds })),
     h("div", { class: "actions" },

@@ -4,7 +4,8 @@ import { h } from "../../dom.js";
 import { t } from "../../i18n.js";
 import { alarm } from "../../alerts.js";
 import {
-  attackCard, attacksOf, combatantsOf, conditionChip, currentTurn, livesBar, livesText, nameOf, refusalOf, refusalText, signed, turnOrder, woundText,
+  attackCard, attacksOf, combatantsOf, conditionChip, currentTurn, livesBar, livesText, nameOf, numbersGrid, refusalOf, refusalText, turnOrder,
+  woundText,
   woundsOf,
 } from "./common.js";
 import { gameOver } from "../../views/common.js";
@@ -103,8 +104,6 @@ function waitingFor(view, mine) {
 }
 
 function myCombatant(view, c, owes) {
-  const stat = (label, value, title) => h("div", { class: "stat", title }, h("span", { class: "stat-label" }, label), h("b", {}, String(value)));
-  const w = c.weapon;
   const turn = view.fight?.turn === c.combatant_id;
   return h("section", { class: `my-combatant cond-${c.condition} ${turn ? "on-turn" : ""}`, testid: `my-combatant-${c.combatant_id}` },
     h("div", { class: "my-head" },
@@ -119,17 +118,7 @@ function myCombatant(view, c, owes) {
     woundsOf(c).length > 0 && h("div", { class: "banner wound", testid: "my-wounds" },
       h("strong", {}, t("dc.bleeding_caps")),
       woundsOf(c).map((wound) => h("span", {}, woundText(wound)))),
-    h("div", { class: "stats" },
-      stat(t("dc.un_short"), c.attack_number, t("dc.attack_number")),
-      stat(t("dc.oc_short"), c.defence_number, t("dc.defence_number")),
-      stat(t("dc.zo_short"), c.base_defence, t("dc.base_defence")),
-      stat(t("dc.field.str"), signed(c.str)),
-      stat(t("dc.field.agi"), signed(c.agi)),
-      stat(t("dc.field.armour"), c.armour),
-      stat(t("dc.field.shield"), c.shield),
-      stat(t("dc.field.movement"), c.movement),
-      h("div", { class: "stat wide-stat" }, h("span", { class: "stat-label" }, t("dc.field.weapon")),
-        h("b", {}, `${w.name || t("dc.fists")} ${signed(w.attack)} / ${signed(w.damage)} / ${signed(w.defence)}`))),
+    numbersGrid(c),
     c.sprint && h("p", { class: "hint" }, t("dc.sprint", { used: c.sprint.used, rounds: c.sprint.rounds, count: c.sprint.rounds })),
     view.fight && c.in_fight && view.fight.actions[c.combatant_id] && !owes && h("p", { class: "hint" },
       t(view.fight.actions[c.combatant_id].active_defence ? "dc.budget.parry_yes" : "dc.budget.parry_no")));
