@@ -20,6 +20,7 @@ import asyncio
 import heapq
 from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
+from functools import lru_cache
 from typing import Any
 
 import orjson
@@ -32,6 +33,12 @@ from server.rules.rows import Row, Rows
 PATCH = '{"type":"patch"'
 BEHIND = 8  # patches waiting for one screen before it is resynced with a whole view instead
 MESSAGES = 256  # answers waiting for one screen (a client that sends and never reads): cut off
+
+
+@lru_cache(maxsize=4096)
+def moment(until: str) -> int:
+    """An `until` of a view as ms (the same few are read again at every change of a view)."""
+    return parse_iso(until)
 
 
 class Audience:
@@ -100,7 +107,7 @@ class Audience:
         """Note when a viewer's private part changes with time alone: its `may`'s first `until`."""
         may = private.get("may")
         untils = [
-            parse_iso(v["until"]) for v in (may or {}).values() if type(v) is dict and "until" in v
+            moment(v["until"]) for v in (may or {}).values() if type(v) is dict and "until" in v
         ]
         if untils and self.private_until.get(player_id) != (first := min(untils)):
             self.private_until[player_id] = first

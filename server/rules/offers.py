@@ -20,9 +20,15 @@ TRIAL_SEQ = 1 << 40
 
 
 class Offer(NamedTuple):
-    command: Command
+    # The command (or what makes it: a view is computed far more often than a command is
+    # tried, and a command model costs more to build than the judgement).
+    command: Command | Callable[[], Command]
     refused: str | None = None  # the refusal code decide gives now, None: accepted
     until: int | None = None  # when the refusal ends with time alone, None: not with time
+
+    def sent(self) -> Command:
+        """The command the action sends."""
+        return self.command if isinstance(self.command, Command) else self.command()
 
     def wire(self) -> bool | Json:
         if self.refused is None:

@@ -4,7 +4,7 @@ The games are set up over HTTP; one page per width (each its own browser context
 screen in turn, and on each measures that nothing reaches past the right edge (no sideways
 scroll), that every tap target is at least 48 px high, in both modes, and writes a screenshot of
 each screen in both modes to screenshots/<width>/. At 360 px each screen is also read in
-English: no Czech may be left in it but the game's own names and titles.
+English, and no screen may hold words of the other language but the game's own names and titles.
 """
 
 import re
@@ -80,6 +80,12 @@ MEASURE = """(width) => {
 CZECH = re.compile(
     r"[ěščřžýůďťňáíéúĚŠČŘŽÝŮĎŤŇÁÍÉÚ]|\b(?:hráč\w*|hra|kol[oa]|souboj\w*|sáh\w*)\b", re.I
 )
+# English in what should be Czech: words no Czech sentence has ("EN" is the language switch).
+ENGLISH = re.compile(
+    r"\b(?:the|and|you|your|player|players|round|card|cards|game|wins?|turn|attack|waiting|"
+    r"duel|stunned|wounded|dead|start|end|sun)\b",
+    re.I,
+)
 # The game's own strings (names, titles, teams) as the server has them: Czech in any language.
 DATA = """async () => {
   const sessions = JSON.parse(localStorage.getItem("bijse.sessions") || "[]");
@@ -97,21 +103,35 @@ DATA = """async () => {
 }"""
 
 
-async def english(page: Page) -> list[str]:
-    """The screen in English holds no Czech but the game's own strings."""
-    await page.get_by_test_id("lang-switch").click()
-    await expect(page.locator("html")).to_have_attribute("lang", "en")
-    await page.wait_for_timeout(200)
-    # What the page marks as in another language (the stun in both) is not the reader's.
-    text = await page.evaluate(
-        """() => [...document.querySelectorAll('body [lang]:not([lang="en"])')]
-            .reduce((text, el) => text.replace(el.innerText, " "), document.body.innerText)"""
+async def reader_text(page: Page, lang: str) -> str:
+    """The screen's words in `lang`, without the game's own strings and without what the page
+    marks as another language (the stun, in both)."""
+    text: str = await page.evaluate(
+        """(lang) => [...document.querySelectorAll(`body [lang]:not([lang="${lang}"])`)]
+            .reduce((text, el) => text.replace(el.innerText, " "), document.body.innerText)""",
+        lang,
     )
     for data in await page.evaluate(DATA):
         text = text.replace(data, " ")
+    return text
+
+
+async def one_language(page: Page) -> list[str]:
+    """The screen in Czech holds no English, and in English no Czech, but the game's strings."""
+    found = [
+        f"English left: {line.strip()!r}"
+        for line in (await reader_text(page, "cs")).splitlines()
+        if ENGLISH.search(line)
+    ]
+    await page.get_by_test_id("lang-switch").click()
+    await expect(page.locator("html")).to_have_attribute("lang", "en")
+    await page.wait_for_timeout(200)
+    text = await reader_text(page, "en")
     await page.get_by_test_id("lang-switch").click()
     await expect(page.locator("html")).to_have_attribute("lang", "cs")
-    return [f"Czech left: {line.strip()!r}" for line in text.splitlines() if CZECH.search(line)]
+    return found + [
+        f"Czech left: {line.strip()!r}" for line in text.splitlines() if CZECH.search(line)
+    ]
 
 
 @dataclass
@@ -143,7 +163,7 @@ class Phones:
                 await top_shot(page, f"{width}/{name}{'-sun' if sun else ''}")
             await page.get_by_test_id("sun-switch").click()  # back to normal
             if width == SHOT_WIDTH:
-                self.problems += [f"{name} in English: {p}" for p in await english(page)]
+                self.problems += [f"{name}: {p}" for p in await one_language(page)]
 
     def assert_fit(self) -> None:
         assert not self.problems, "\n".join(self.problems)

@@ -275,14 +275,14 @@ def views_offer_what_decide_allows(supply: Supply[P]) -> Callable[[P], None]:
             offers = ruleset.offers(state, member, driver.now)
             assert driver.view(member).get("may", {}) == may(offers), member
             for name, offer in offers.items():
-                assert refusal(driver, member, offer.command, driver.now) == offer.refused, (
+                assert refusal(driver, member, offer.sent(), driver.now) == offer.refused, (
                     member.role,
                     name,
                     offer,
                 )
                 if offer.until is not None:
                     assert offer.until > driver.now, (name, offer)
-                    later = refusal(driver, member, offer.command, offer.until)
+                    later = refusal(driver, member, offer.sent(), offer.until)
                     assert later != offer.refused, (name, offer, later)
 
     return check

@@ -132,7 +132,7 @@ def leave_from(state: CardDuel, now: int) -> str:
 
 
 def challenge(state: CardDuel, command: Challenge, ctx: Context) -> list[Fact]:
-    me, target = challenged(state, command, ctx.actor, ctx.now)
+    me, target = challenged(state, command.target, command.ranged, ctx.actor, ctx.now)
     now = ctx.now
     started = DuelStarted(
         duel_id=ctx.new_id("d"),
@@ -184,22 +184,23 @@ def available(state: CardDuel, target: Fighter, now: int) -> None:
 
 
 def challenged(
-    state: CardDuel, command: Challenge, actor: Member, now: int
+    state: CardDuel, target: str, ranged: bool, actor: Member, now: int
 ) -> tuple[Fighter, Fighter]:
-    """The challenger and the target of an acceptable challenge, or its refusal."""
+    """The challenger and the target of an acceptable challenge (of `target`, a code), or its
+    refusal."""
     roster.require_running(state.roster)
     me = find(state, actor.player_id)
-    member = state.roster.find(command.target)
+    member = state.roster.find(target)
     if member is None or member.player_id not in state.fighters:  # a typo is told first
-        raise RuleError("not_found", f"no player has the code {command.target}")
+        raise RuleError("not_found", f"no player has the code {target}")
     ready(state, me, now)
-    if command.ranged and "crossbow" not in me.items:
+    if ranged and "crossbow" not in me.items:
         raise RuleError("needs_crossbow", "a ranged challenge needs a crossbow")
-    target = named(state, command.target, actor)
-    if target.player_id == me.player_id:
+    opponent = named(state, target, actor)
+    if opponent.player_id == me.player_id:
         raise RuleError("invalid", "a player cannot challenge themselves")
-    available(state, target, now)
-    return me, target
+    available(state, opponent, now)
+    return me, opponent
 
 
 def my_duel(state: CardDuel, duel_id: str, actor: Member, now: int) -> Duel:
@@ -226,12 +227,14 @@ def may_leave(state: CardDuel, duel_id: str, actor: Member, now: int) -> Duel:
     return duel
 
 
-def may_pick(state: CardDuel, command: Pick, actor: Member, now: int) -> tuple[Duel, Card]:
+def may_pick(
+    state: CardDuel, duel_id: str, card_id: str, actor: Member, now: int
+) -> tuple[Duel, Card]:
     """The duel and the card of an acceptable pick."""
-    duel = my_duel(state, command.duel_id, actor, now)
-    card = state.fighters[actor.player_id].card(command.card_id)
+    duel = my_duel(state, duel_id, actor, now)
+    card = state.fighters[actor.player_id].card(card_id)
     if card is None:
-        raise RuleError("not_your_card", f"you hold no card {command.card_id}")
+        raise RuleError("not_your_card", f"you hold no card {card_id}")
     if actor.player_id in duel.picks:
         raise RuleError("already_picked", "you have picked a card this round")
     return duel, card
@@ -243,7 +246,7 @@ def leave(state: CardDuel, command: LeaveDuel, ctx: Context) -> list[Fact]:
 
 
 def pick(state: CardDuel, command: Pick, ctx: Context) -> list[Fact]:
-    duel, card = may_pick(state, command, ctx.actor, ctx.now)
+    duel, card = may_pick(state, command.duel_id, command.card_id, ctx.actor, ctx.now)
     me = ctx.actor.player_id
     picked = CardPicked(duel_id=duel.duel_id, round=duel.round, player_id=me, card_id=card.card_id)
     events: list[Fact] = [picked]

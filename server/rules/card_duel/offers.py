@@ -1,6 +1,6 @@
 """What a card-duel viewer may do now (server/rules/offers.py), judged by decide's own guards.
 
-A fighter: `challenge` and `challenge:ranged`, `pick:<card_id>` for each card in hand and
+A fighter: `challenge`, `challenge:ranged` (with a crossbow), `pick` (any card of the hand) and
 `leave` while in a duel. The organizer: `start_game` and `end_game` (a row's heal, revive and
 grants stay row actions, so the console's `may` does not grow with the game).
 
@@ -10,6 +10,7 @@ crossbow) and then `code_required` — "name the one you touched". What others d
 it, so a fighter's view changes only when an event touches the fighter.
 """
 
+from collections.abc import Callable
 from functools import partial
 
 from server.rules import roster
@@ -36,23 +37,38 @@ def console(state: CardDuel) -> dict[str, Offer]:
 
 
 def fighting(state: CardDuel, viewer: Member, me: Fighter, now: int) -> dict[str, Offer]:
-    found: dict[str, Offer] = {}
-    for name, ranged in (("challenge", False), ("challenge:ranged", True)):
-        command = Challenge.model_construct(target=me.player_id, ranged=ranged)
-        refused = judged(partial(challenged, state, command, viewer, now))
-        found[name] = Offer(command, refused, lasting(state, me, refused, now))
+    """A fighter's offers. They are made on every change of the fighter's view (the duel's
+    path), so each judgement is made once where it cannot differ: a ranged challenge differs
+    from a plain one only by the crossbow, which decide checks after the challenger's own state,
+    and every card in hand is picked or not for the same reason. Commands are made only when
+    asked for (`Offer.sent`)."""
+    plain = judged(partial(challenged, state, me.player_id, False, viewer, now))
+    until = lasting(state, me, plain, now)
+    found = {"challenge": Offer(challenge_of(me, False), plain, until)}
+    if "crossbow" in me.items:  # without one, a phone offers no ranged challenge at all
+        ranged = plain
+        if plain == "code_required":
+            ranged = judged(partial(challenged, state, me.player_id, True, viewer, now))
+        found["challenge:ranged"] = Offer(challenge_of(me, True), ranged, until)
     duel = state.duels.get(me.duel_id) if me.duel_id else None
-    if duel is None:
+    if duel is None or not me.cards:
         return found
-    for card in me.cards:
-        pick = Pick.model_construct(duel_id=duel.duel_id, card_id=card.card_id)
-        found[f"pick:{card.card_id}"] = Offer(
-            pick, judged(partial(may_pick, state, pick, viewer, now))
-        )
-    leave = judged(lambda: may_leave(state, duel.duel_id, viewer, now))
+    duel_id = duel.duel_id
+    picked = judged(partial(may_pick, state, duel_id, me.cards[0].card_id, viewer, now))  # any
+    found["pick"] = Offer(pick_of(duel_id, me.cards[0].card_id), picked)
+    leave = judged(partial(may_leave, state, duel_id, viewer, now))
     until = duel.leave_from if leave == "too_soon" else None
-    found["leave"] = Offer(LeaveDuel.model_construct(duel_id=duel.duel_id), leave, until)
+    found["leave"] = Offer(partial(LeaveDuel.model_construct, duel_id=duel_id), leave, until)
     return found
+
+
+def challenge_of(me: Fighter, ranged: bool) -> Callable[[], Challenge]:
+    # The fighter's own id stands for the code it will type: see the module's comment.
+    return partial(Challenge.model_construct, target=me.player_id, ranged=ranged)
+
+
+def pick_of(duel_id: str, card_id: str) -> Callable[[], Pick]:
+    return partial(Pick.model_construct, duel_id=duel_id, card_id=card_id)
 
 
 def lasting(state: CardDuel, me: Fighter, refused: str | None, now: int) -> int | None:

@@ -173,15 +173,17 @@ function leaveDuel(game, duel, may) {
 function pickSection(app, game, duel, cards, may) {
   const ui = app.ui;
   const round = `${duel.duel_id}:${duel.round}`;
-  const chosen = ui.pickChoice?.round === round ? cards.find((c) => c.card_id === ui.pickChoice.card_id && offered(may[`pick:${c.card_id}`])) : null;
-  const refused = cards.map((c) => may[`pick:${c.card_id}`]).find((entry) => entry && !offered(entry));
+  // `pick` is any card of the hand: each is picked, or not, for the same reason.
+  const pickable = offered(may.pick);
+  const chosen = pickable && ui.pickChoice?.round === round ? cards.find((c) => c.card_id === ui.pickChoice.card_id) : null;
+  const refused = may.pick && !pickable ? may.pick : null;
   return h("section", { class: "pick" },
     h("p", { class: "pick-hint" }, chosen ? t("duel.pick_confirm_hint") : t("duel.pick_hint")),
     refusal(refused, "pick-refused"),
     // The confirm button stands right under the chosen card, where the thumb already is.
     h("div", { class: "pick-grid" }, cards.map((card) => [h("button", {
       class: `card pick kind-${card.kind}${card === chosen ? " chosen" : ""}`, testid: `card-${card.card_id}`,
-      "aria-pressed": String(card === chosen), disabled: !offered(may[`pick:${card.card_id}`]),
+      "aria-pressed": String(card === chosen), disabled: !pickable,
       onclick: () => app.set({ pickChoice: { round, card_id: card.card_id } }),
     }, cardFace(card)),
     card === chosen && h("button", {
