@@ -116,7 +116,11 @@ async def test_reconnect_with_after_misses_nothing(
     await game.ok(game.organizer, "grant_item", player_id=bob["player_id"], item="crossbow")
     patched = await current.until("view")
     assert patched["type"] == "patch" and patched["base"] == seq
-    assert patched["patch"] == {"me": {"items": ["crossbow"]}}  # only what changed
+    # Only what changed: the crossbow, and the ranged challenge it brings (busy for now).
+    assert patched["patch"] == {
+        "me": {"items": ["crossbow"]},
+        "may": {"challenge:ranged": {"code": "busy"}},
+    }
     assert current.view["me"]["items"] == ["crossbow"]
     assert current.view == (await game.view(bob["token"]))["view"]
     await current.close()

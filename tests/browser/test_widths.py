@@ -4,7 +4,8 @@ The games are set up over HTTP; one page per width (each its own browser context
 screen in turn, and on each measures that nothing reaches past the right edge (no sideways
 scroll), that every tap target is at least 48 px high, in both modes, and writes a screenshot of
 each screen in both modes to screenshots/<width>/. At 360 px each screen is also read in
-English, and no screen may hold words of the other language but the game's own names and titles.
+English, and no screen may hold words of the other language but the game's own names and titles;
+and axe runs on it in both modes: no serious or critical finding (tests/browser/axe.py).
 """
 
 import re
@@ -16,6 +17,7 @@ import httpx
 import pytest
 from playwright.async_api import Page, expect
 
+from tests.browser.axe import findings
 from tests.browser.helpers import (
     STUN_CARD,
     WOUND_CARD,
@@ -141,6 +143,7 @@ class Phones:
     pages: dict[int, Page]
     live_server: str
     problems: list[str] = field(default_factory=list)
+    minor: list[str] = field(default_factory=list)  # axe's findings below serious: printed
 
     async def look(
         self,
@@ -161,11 +164,16 @@ class Phones:
                 mode = "sun" if sun else "normal"
                 self.problems += [f"{name} at {width} px, {mode}: {p}" for p in found]
                 await top_shot(page, f"{width}/{name}{'-sun' if sun else ''}")
+                if width == SHOT_WIDTH:  # axe, once a screen and mode: the serious fail
+                    blocking, minor = await findings(page)
+                    self.problems += [f"{name} at {width} px, {mode}: {p}" for p in blocking]
+                    self.minor += [f"{name}, {mode}: {p}" for p in minor]
             await page.get_by_test_id("sun-switch").click()  # back to normal
             if width == SHOT_WIDTH:
                 self.problems += [f"{name}: {p}" for p in await one_language(page)]
 
     def assert_fit(self) -> None:
+        print("\n".join(["axe, below serious:", *self.minor]))
         assert not self.problems, "\n".join(self.problems)
 
 
@@ -174,7 +182,9 @@ async def phones(phone: Phone, live_server: str) -> AsyncIterator[Phones]:
     pages = {}
     for width in WIDTHS:
         size = {"width": width, "height": 760}
-        context = await phone(viewport=size, screen=size, device_scale_factor=2)
+        # axe is injected past the app's CSP on one width; the others keep the CSP enforced.
+        csp = {"bypass_csp": True} if width == SHOT_WIDTH else {}
+        context = await phone(viewport=size, screen=size, device_scale_factor=2, **csp)
         pages[width] = await context.new_page()
     yield Phones(pages, live_server)
 

@@ -78,7 +78,7 @@ function mainScreen(app, game) {
       countdown(me.immune_until, { testid: "immune-countdown", alarm: true, cls: "banner-count" }),
       h("span", {}, t("immune.hint"))),
     h("section", { class: "me" },
-      h("div", { class: "me-name", testid: "my-name" }, me.name),
+      h("h1", { class: "me-name", testid: "my-name" }, me.name),
       h("div", { class: "code", testid: "my-code" }, me.code),
       h("div", { class: "hint" }, t("me.code_hint")),
       h("button", { class: "secondary", testid: "show-qr", onclick: () => app.set({ showQr: !app.ui.showQr }) },
