@@ -13,10 +13,12 @@ from typing import Any, NamedTuple
 
 from server.clock import iso
 from server.rules.core import Command, Context, Json, Member, RuleError
+from server.rules.roster import EndGame, Roster, StartGame, require_lobby, require_not_ended
 
-# A context for trying a command without writing it: its ids and draws are never used.
-TRIAL_SEED = bytes(32)
-TRIAL_SEQ = 1 << 40
+
+def trial(viewer: Member, now: int) -> Context:
+    """A context for trying a command without writing it: its ids and draws are never used."""
+    return Context(now=now, actor=viewer, seq=1 << 40, seed=bytes(32))
 
 
 class Offer(NamedTuple):
@@ -63,9 +65,19 @@ def tried(
     surest agreement with decide, for a view computed rarely (a game master's console)."""
     if viewer.role not in type(command).roles:  # the referee's check, before decide's
         return Offer(command, "forbidden")
-    ctx = Context(now=now, actor=viewer, seq=TRIAL_SEQ, seed=TRIAL_SEED)
+    ctx = trial(viewer, now)
     return Offer(command, judged(lambda: play(state, command, ctx)))
 
 
-def no_offers(state: Any, viewer: Member, now: int) -> Mapping[str, Offer]:
-    return {}
+def console(status: Roster, ready: Callable[[], object] = lambda: None) -> dict[str, Offer]:
+    """An organizer's start and end, judged as every Decider judges them (server/rules/story.py);
+    `ready` is the ruleset's own check at the start (its Lifecycle's `started`)."""
+
+    def start() -> None:
+        require_lobby(status)
+        ready()
+
+    return {
+        "start_game": Offer(StartGame(), judged(start)),
+        "end_game": Offer(EndGame(), judged(lambda: require_not_ended(status))),
+    }

@@ -42,8 +42,6 @@ MEDIA_TYPES = {
 COMPRESSIBLE = ("text/", "application/json", "application/manifest+json", "image/svg+xml")
 LINK = re.compile(r'\b(href|src)="([^":#?]+)"')
 STATIC_IMPORT = re.compile(r'(?m)^\s*(?:import|export)\s+(?:[^;"\'`()]*?\bfrom\s*)?"([^"]+)"')
-BUILD = re.compile(r"(?m)^const BUILD = .*;$")
-PRELOAD = re.compile(r"(?m)^const PRELOAD = .*;$")
 BOOT = "js/boot.js"  # the first module the page runs: it asks for the view and preloads
 SCREENS = re.compile(r"^js/rulesets/([^/]+)/screens\.js$")
 
@@ -112,16 +110,9 @@ class Shell:
         self.prefix = f"v/{self.version}/"
         sources["index.html"] = self.linked(sources["index.html"].decode()).encode()
         self.shell = self.offline_shell(sources)
-        build = json.dumps({"version": self.version, "shell": self.shell})
-        worker, found = BUILD.subn(f"const BUILD = {build};", sources["sw.js"].decode(), count=1)
-        if not found:
-            raise ValueError("sw.js has no `const BUILD = …;` line for the server to fill in")
-        sources["sw.js"] = worker.encode()
-        preload = json.dumps(self.preload(sources), sort_keys=True)
-        boot, found = PRELOAD.subn(f"const PRELOAD = {preload};", sources[BOOT].decode())
-        if found != 1:
-            raise ValueError(f"{BOOT} has no `const PRELOAD = …;` line for the server to fill in")
-        sources[BOOT] = boot.encode()
+        build = {"version": self.version, "shell": self.shell}
+        sources["sw.js"] = filled(sources, "sw.js", "BUILD", build)
+        sources[BOOT] = filled(sources, BOOT, "PRELOAD", self.preload(sources))
         self.assets = {
             name: Asset.of(body, MEDIA_TYPES.get(Path(name).suffix, "application/octet-stream"))
             for name, body in sources.items()
@@ -197,6 +188,17 @@ class Shell:
 
     async def plain(self, request: Request) -> Response:
         return self.asset(request.path_params["path"]).response(request, REVALIDATE)
+
+
+def filled(sources: dict[str, bytes], name: str, const: str, value: object) -> bytes:
+    """A module with its one `const <const> = …;` line written in by the server at start."""
+    line = re.compile(rf"(?m)^const {const} = .*;$")
+    text, found = line.subn(
+        f"const {const} = {json.dumps(value, sort_keys=True)};", sources[name].decode()
+    )
+    if found != 1:
+        raise ValueError(f"{name} has no `const {const} = …;` line for the server to fill in")
+    return text.encode()
 
 
 def languages(sources: dict[str, bytes]) -> list[str]:

@@ -13,27 +13,18 @@ it, so a fighter's view changes only when an event touches the fighter.
 from collections.abc import Callable
 from functools import partial
 
-from server.rules import roster
 from server.rules.card_duel.commands import Challenge, LeaveDuel, Pick
 from server.rules.card_duel.decide import challenged, may_leave, may_pick
 from server.rules.card_duel.state import CardDuel, Fighter
 from server.rules.core import Member
-from server.rules.offers import Offer, judged
+from server.rules.offers import Offer, console, judged
 
 
 def offers(state: CardDuel, viewer: Member, now: int) -> dict[str, Offer]:
     if viewer.role == "organizer":
-        return console(state)
+        return console(state.roster)
     fighter = state.fighters.get(viewer.player_id)
     return {} if fighter is None else fighting(state, viewer, fighter, now)
-
-
-def console(state: CardDuel) -> dict[str, Offer]:
-    status = state.roster
-    return {
-        "start_game": Offer(roster.StartGame(), judged(lambda: roster.require_lobby(status))),
-        "end_game": Offer(roster.EndGame(), judged(lambda: roster.require_not_ended(status))),
-    }
 
 
 def fighting(state: CardDuel, viewer: Member, me: Fighter, now: int) -> dict[str, Offer]:

@@ -10,8 +10,8 @@ the head of the team's and of the console's shared part, which is computed whole
 from functools import partial
 
 from server.rules import roster
-from server.rules.core import Context, Member
-from server.rules.offers import TRIAL_SEED, TRIAL_SEQ, Offer, judged
+from server.rules.core import Member
+from server.rules.offers import Offer, console, judged, trial
 from server.rules.rank_bases.commands import (
     AssignRank,
     Defend,
@@ -96,7 +96,7 @@ def leader_offers(state: RankBases, team_id: str) -> dict[str, Offer]:
     found: dict[str, Offer] = {}
     status = state.roster.status
     if status == "lobby":
-        ctx = Context(now=0, actor=leader, seq=TRIAL_SEQ, seed=TRIAL_SEED)
+        ctx = trial(leader, 0)
         for p in team:
             command = AssignRank(player_id=p.player_id, rank=p.rank or 1)
             found[f"assign_rank:{p.player_id}"] = Offer(
@@ -123,12 +123,4 @@ def leader_offers(state: RankBases, team_id: str) -> dict[str, Offer]:
 def organizer_offers(state: RankBases) -> dict[str, Offer]:
     """The start (refused with the setup's problems, `setup` in the view) and the end; the
     actions on one player, duel or raid stay on their rows."""
-
-    def start() -> None:
-        roster.require_lobby(state.roster)
-        require_setup(state)
-
-    return {
-        "start_game": Offer(roster.StartGame(), judged(start)),
-        "end_game": Offer(roster.EndGame(), judged(lambda: roster.require_not_ended(state.roster))),
-    }
+    return console(state.roster, partial(require_setup, state))
