@@ -38,8 +38,7 @@ from playwright.async_api import Browser, Page, Playwright, Request, async_playw
 from bench.live import ROOT, free_port
 from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS
 from tests.browser.test_https import trusting_browser
-from tests.proxy import NAME, caddy, healthy, stop, until
-from tests.test_field import globals_for_tests
+from tests.proxy import NAME, field_caddy, healthy, stop, until
 
 # DevTools' presets (front_end/core/sdk/NetworkManager.ts): latency in ms, throughput in bytes/s.
 PRESETS: dict[str, dict[str, Any] | None] = {
@@ -118,14 +117,7 @@ async def served(
         if not proxy:
             yield base, None
             return
-        async with caddy(
-            ROOT / "deploy" / "Caddyfile",
-            folder / "caddy",
-            https_port,
-            BIJSE_DOMAIN=NAME,
-            BIJSE_UPSTREAM=f"127.0.0.1:{port}",
-            BIJSE_CADDY_GLOBAL=globals_for_tests(http_port, https_port),
-        ) as ca:
+        async with field_caddy(folder / "caddy", [port], http_port, https_port) as ca:
             yield base, ca
     finally:
         stop(server)

@@ -15,7 +15,7 @@ import ssl
 import subprocess
 import sys
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from pathlib import Path
 from typing import Any
 
@@ -205,3 +205,31 @@ async def field_script(
         script.send_signal(signal.SIGINT)
         script.wait(timeout=20)
         script.stdout.close()
+
+
+def globals_for_tests(http_port: int, https_port: int) -> str:
+    """What the tests swap into deploy/Caddyfile: a local CA instead of ACME, high ports."""
+    return "\n".join(
+        [
+            "admin off",
+            "local_certs",
+            "skip_install_trust",
+            f"http_port {http_port}",
+            f"https_port {https_port}",
+        ]
+    )
+
+
+def field_caddy(
+    home: Path, upstreams: list[int], http_port: int, https_port: int
+) -> AbstractAsyncContextManager[Path]:
+    """deploy/Caddyfile as the field runs it, for `NAME` in front of the servers on these
+    loopback ports, on the tests' own ports and CA (yields the CA's root certificate)."""
+    return caddy(
+        ROOT / "deploy" / "Caddyfile",
+        home,
+        https_port,
+        BIJSE_DOMAIN=NAME,
+        BIJSE_UPSTREAM=" ".join(f"127.0.0.1:{port}" for port in upstreams),
+        BIJSE_CADDY_GLOBAL=globals_for_tests(http_port, https_port),
+    )

@@ -19,7 +19,7 @@ from tests.conftest import free_port
 from tests.proxy import (
     NAME,
     ROOT,
-    caddy,
+    field_caddy,
     field_script,
     listening,
     need_caddy,
@@ -28,19 +28,6 @@ from tests.proxy import (
     trusting,
     via_name,
 )
-
-
-def globals_for_tests(http_port: int, https_port: int) -> str:
-    """What the tests swap into deploy/Caddyfile: a local CA instead of ACME, high ports."""
-    return "\n".join(
-        [
-            "admin off",
-            "local_certs",
-            "skip_install_trust",
-            f"http_port {http_port}",
-            f"https_port {https_port}",
-        ]
-    )
 
 
 async def join_origin(
@@ -94,14 +81,7 @@ async def test_public_host_recipe_redirects_proxies_sockets_and_keeps_the_server
     server = await serve(port, f"sqlite:///{tmp_path / 'bijse.db'}", tmp_path / "server.log")
     origin = f"https://{NAME}:{https_port}"
     try:
-        async with caddy(
-            ROOT / "deploy" / "Caddyfile",
-            tmp_path / "caddy",
-            https_port,
-            BIJSE_DOMAIN=NAME,
-            BIJSE_UPSTREAM=f"127.0.0.1:{port}",
-            BIJSE_CADDY_GLOBAL=globals_for_tests(http_port, https_port),
-        ) as ca:
+        async with field_caddy(tmp_path / "caddy", [port], http_port, https_port) as ca:
             async with via_name(ca) as client:
                 plain = await client.get(f"http://{NAME}:{http_port}/games?x=1")
                 assert plain.status_code == 308

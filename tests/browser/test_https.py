@@ -32,8 +32,7 @@ from tests.browser.helpers import (
     shot,
 )
 from tests.conftest import free_port
-from tests.proxy import NAME, ROOT, caddy, field_script, serve, stop
-from tests.test_field import globals_for_tests
+from tests.proxy import NAME, field_caddy, field_script, serve, stop
 
 
 @asynccontextmanager
@@ -191,14 +190,7 @@ async def test_two_instances_on_one_postgres_one_killed_mid_duel(
             options = ("--public-url", origin, "--open-creation")  # the test makes its games
             servers.append(await serve(port, postgres_url, tmp_path / f"s{i}.log", *options))
         async with (
-            caddy(
-                ROOT / "deploy" / "Caddyfile",
-                tmp_path / "caddy",
-                https_port,
-                BIJSE_DOMAIN=NAME,
-                BIJSE_UPSTREAM=" ".join(f"127.0.0.1:{p}" for p in ports),
-                BIJSE_CADDY_GLOBAL=globals_for_tests(http_port, https_port),
-            ) as ca,
+            field_caddy(tmp_path / "caddy", ports, http_port, https_port) as ca,
             trusting_browser(pw, ca, tmp_path / "home") as browser,
             phones(pw, browser, origin) as make,
             httpx.AsyncClient(base_url=f"http://127.0.0.1:{ports[1]}") as api,
