@@ -61,7 +61,7 @@ function route() {
     page = "board";
   } else if (parts[0] === "replay") {
     // #/replay/<game>[/<seq>][?seq=N&viewer=V]: with this phone's token for that game.
-    const replay = lazy("replay", REPLAY, route);
+    const replay = lazily(REPLAY, route);
     page = !replay || replay.openReplay(app) ? "replay" : "games";
     if (page === "games") app.notify(t("replay.not_joined"));
   } else if (parts[0] === "games") {
@@ -87,19 +87,14 @@ function route() {
   render();
 }
 
-// A lazily loaded module, or null while it is on the way (`then` runs when it arrives).
-function lazy(key, loader, then = render) {
-  return lazily(loader, then, key);
-}
-
 // The screens of a game's ruleset, or null while they load (or when this app has none).
 function rulesOf(view) {
   const id = view?.game?.ruleset;
   if (!id) return null;
-  const rules = lazy(`screens:${id}`, () => part(id, "screens").catch((err) => {
+  const rules = lazily(() => part(id, "screens").catch((err) => {
     unsupported.add(id);
     throw err;
-  }));
+  }), render, `screens:${id}`);
   if (rules && game) game.rules = rules;
   return rules;
 }
@@ -108,7 +103,7 @@ const unsupported = new Set(); // rulesets whose screens this app could not load
 function screen() {
   if (page === "games" || !game) return homeScreen(app);
   if (game.fatal) return fatalScreen();
-  if (page === "replay") return lazy("replay", REPLAY, route)?.replayScreen(app, game) ?? loadingScreen();
+  if (page === "replay") return lazily(REPLAY, route)?.replayScreen(app, game) ?? loadingScreen();
   if (!game.view) return loadingScreen();
   if (unsupported.has(game.view.game?.ruleset)) return spectatorScreen(app, game, { unsupported: true });
   return rulesOf(game.view)?.screen(app, game, page) ?? loadingScreen();

@@ -1,7 +1,7 @@
 // The rulesets this server plays. Each is one folder, rulesets/<id>/, that nothing outside it
 // names: screens.js (`screen(app, game, page)`, `awake(view, page)`, `expiring`: the commands
-// that expire in the outbox, with the banner code that says so), create.js (`name`, `defaults()`,
-// `fields(app, form)`, `config(form)`: its part of the new-game form), replay.js and
+// that expire in the outbox, with the banner code that says so), create.js (`defaults()`,
+// `fields(app, form)`, `config(form)`, optionally `defaultName()`: its part of the new-game form), replay.js and
 // replay_index.js (its part of the replay, with replay.cs.json and replay.en.json: see
 // replay/indexer.js), and cs.json and en.json (its words). Which ids exist comes from the server
 // (GET /api/rulesets), kept for a start with no signal.
@@ -11,11 +11,11 @@ import { useWords } from "./i18n.js";
 const KNOWN = "bijse.rulesets";
 const ID = /^[a-z0-9][a-z0-9-]{0,63}$/; // an id becomes a path: nothing else may
 
-// A part of a ruleset's folder with the ruleset's words in the reader's language.
+// A part of a ruleset's folder with the ruleset's words in the reader's language (the caller
+// asks the worker to keep it: keepOffline).
 export async function part(id, name) {
   if (!ID.test(id ?? "")) throw new Error(`no ruleset ${id}`);
   const [module] = await Promise.all([import(`./rulesets/${id}/${name}.js`), useWords(`./rulesets/${id}/`)]);
-  keepOffline();
   return module;
 }
 

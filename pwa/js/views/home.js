@@ -3,7 +3,7 @@ import { h } from "../dom.js";
 import { errorText, t } from "../i18n.js";
 import { api } from "../api.js";
 import { adminKey, forget, saveAdminKey, saveSession, sessions, setCurrent } from "../session.js";
-import { known, part } from "../rulesets.js";
+import { keepOffline, known, part } from "../rulesets.js";
 
 // The rulesets the server plays and their parts of the form ({id: module}), once loaded.
 let forms = null;
@@ -13,6 +13,7 @@ function loadForms(app) {
   known().then((list) => Promise.all(list.map((r) => part(r.id, "create").then((m) => [r.id, m], () => null))))
     .then((pairs) => {
       forms = Object.fromEntries(pairs.filter(Boolean));
+      keepOffline();
       app.render();
     });
 }
