@@ -18,7 +18,7 @@ def granted(hub: Hub, game: CardDuelGame, player_id: str, n: int) -> None:
     card = CardSpec(title=f"Karta {n}", big=1, small=1, kind="stun", ranged=False)
     before = game.state
     events = game.run(game.organizer, GrantCard(player_id=player_id, card=card))
-    touched = RULESET.parts.touched(before, events)
+    touched = RULESET.parts.touched(before, events, game.state)
     hub.publish("g", RULESET, game.state, len(game.log), touched, game.now)
 
 

@@ -115,16 +115,16 @@ class Games:
             return None  # the table moved on while we read
         if not log:
             return seq
-        state = table.state
+        state = before = table.state
         read = table.ruleset.read
         events = [read(r.type, r.data, r.version) for r in log]
-        touched = table.ruleset.parts.touched(state, events)
         for recorded, event in zip(log, events, strict=True):
             state = table.ruleset.evolve(state, event)
             if recorded.command_id is not None:
                 table.answers[recorded.command_id] = recorded.seq
         table.state = table.committed_state = state
         table.seq = table.committed_seq = log[-1].seq
+        touched = table.ruleset.parts.touched(before, events, state)
         self.hub.publish(table.game_id, table.ruleset, state, table.seq, touched)
         self.snapshot_if_due(table)
         return table.seq

@@ -138,7 +138,7 @@ class Referee:
             else:
                 story = table.ruleset.play(table.state, command, ctx)
                 events, state = story.events, story.state
-            touched = table.ruleset.parts.touched(table.state, events)
+            touched = table.ruleset.parts.touched(table.state, events, state)
         append = Append(table.game_id, table.seq, events, now, actor.player_id, command_id)
         tokens = []  # every member who joins gets a token
         for event in events:

@@ -99,9 +99,9 @@ class Sight(Generic[S]):
     """A ruleset's view in parts, so that a change costs what it touches, not who watches.
 
     Every viewer of one `audience` sees the same `shared` part (computed and sent once for all
-    of them); `private` is the viewer's own, with keys of its own; `touched(before, events)`
-    names the members whose private part the events, decided on the state `before`, may have
-    changed (None: anybody's). For every viewer,
+    of them); `private` is the viewer's own, with keys of its own; `touched(before, events,
+    after)` names the members whose private part the events, decided on the state `before` and
+    leading to `after`, may have changed (None: anybody's). For every viewer,
     view(state, viewer, now) == {**shared(state, audience(viewer), now), **private(...)}.
     `rows(audience)` describes a shared part that grows with the game (the organizer's) a row at
     a time, so that a change costs the rows it touches (None: the part is small, computed whole).
@@ -110,7 +110,7 @@ class Sight(Generic[S]):
     audience: Callable[[Member], str]
     shared: Callable[[S, str, int], Json]
     private: Callable[[S, Member, int], Json]
-    touched: Callable[[S, list[Event]], set[str] | None]
+    touched: Callable[[S, list[Event], S], set[str] | None]
     rows: "Callable[[str], Rows[S] | None]" = lambda audience: None
 
 
@@ -154,7 +154,7 @@ class Ruleset(Generic[S]):
             audience=lambda viewer: f"member:{viewer.player_id}",
             shared=lambda state, audience, now: {},
             private=self.view,
-            touched=lambda state, events: None,
+            touched=lambda before, events, after: None,
         )
 
 

@@ -129,7 +129,7 @@ class Phones:
 
     def __call__(self, driver: Driver[Any], before: Any, events: list[Event], now: int) -> None:
         ruleset, state, seq = driver.ruleset, driver.state, len(driver.log)
-        touched = ruleset.parts.touched(before, events)
+        touched = ruleset.parts.touched(before, events, state)
         self.touched = None if touched is None or self.touched is None else self.touched | touched
         self.commands += 1
         if self.commands % self.fold:

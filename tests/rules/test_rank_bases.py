@@ -1195,7 +1195,7 @@ def test_a_team_learns_that_an_opponent_is_free_again_though_no_event_names_it()
         camp.fight(red[mine], blue[theirs])
     before = camp.state
     events = camp.issue(blue.leader, blue[2])
-    found = RULESET.parts.touched(before, events)
+    found = RULESET.parts.touched(before, events, camp.state)
     assert found is not None and {m.player_id for m in red.players} <= found
 
 
@@ -1218,7 +1218,7 @@ def test_a_player_is_offered_raids_reveals_and_the_parts_of_a_won_raid() -> None
     camp.defend(blue.leader, other, [])
     before = camp.state
     events = camp.take(red[3], other, "blue-4")
-    found = RULESET.parts.touched(before, events)
+    found = RULESET.parts.touched(before, events, camp.state)
     assert found is not None and red[2].player_id in found
     assert "take_part:blue-4" not in camp.view(red[2])["may"]
 

@@ -123,7 +123,7 @@ def private(state: CardDuel, viewer: Member, now: int) -> Json:
     }
 
 
-def touched(before: CardDuel, events: list[Event]) -> set[str] | None:
+def touched(before: CardDuel, events: list[Event], after: CardDuel) -> set[str] | None:
     """The fighters the events name, and both players of any duel they name (a pick names its
     picker only, and changes what the opponent sees: `opponent_picked`)."""
     if any(event.type in LIFECYCLE for event in events):

@@ -5,14 +5,13 @@ duellist the opponent's rank in the last duel they fought (the papers were shown
 """
 
 from collections.abc import Iterator
-from functools import cache, reduce
+from functools import cache
 
 import msgspec
 
 from server.rules.core import Event, Json, Member, mentioned
 from server.rules.offers import may
 from server.rules.rank_bases.decide import delivery, setup_problems, team_problems
-from server.rules.rank_bases.evolve import evolve
 from server.rules.rank_bases.offers import leader_offers, offers, organizer_offers
 from server.rules.rank_bases.ranks import reason
 from server.rules.rank_bases.state import Duel, Part, Player, Raid, RankBases
@@ -196,7 +195,7 @@ def private(state: RankBases, viewer: Member, now: int) -> Json:
 LIFECYCLE = ("game_started", "game_ended")
 
 
-def touched(before: RankBases, events: list[Event]) -> set[str] | None:
+def touched(before: RankBases, events: list[Event], after: RankBases) -> set[str] | None:
     """The players the events name, both players of a duel they name and the attacker of a raid
     they name (a cancelled duel or raid names neither); and those whose offers change with
     others' facts: everybody at the start and the end, a team whose players find nobody of
@@ -212,7 +211,6 @@ def touched(before: RankBases, events: list[Event]) -> set[str] | None:
         raid = before.raids.get(getattr(event.fact, "raid_id", ""))
         if raid is not None:
             found.add(raid.attacker)
-    after = reduce(evolve, events, before)
     found.update(lonely(before, after))
     found.update(on_trees(after, events))
     return found
