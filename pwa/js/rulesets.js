@@ -7,6 +7,7 @@
 // (GET /api/rulesets), kept for a start with no signal.
 import { api } from "./api.js";
 import { useWords } from "./i18n.js";
+import { loadingScreen } from "./views/common.js";
 
 const KNOWN = "bijse.rulesets";
 const ID = /^[a-z0-9][a-z0-9-]{0,63}$/; // an id becomes a path: nothing else may
@@ -52,4 +53,14 @@ export function lazily(loader, done, key = loader) {
     }, () => later.delete(key));
   }
   return later.get(key);
+}
+
+const INVITES = () => import("./views/invites.js");
+
+// An organizer's screen: the invite sheet (#/invites) or the ruleset's console, the function
+// `name` of the module `console` loads. Both load for an organizer only; a loading screen
+// shows until they come.
+export function consoleScreen(app, game, page, console, name) {
+  const screen = page === "invites" ? lazily(INVITES, app.render)?.invitesScreen : lazily(console, app.render)?.[name];
+  return screen ? screen(app, game) : loadingScreen();
 }

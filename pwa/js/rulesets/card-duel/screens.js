@@ -2,19 +2,14 @@
 // fighter's phone; a spectator, or a member who does not fight, watches.
 import { playerNeedsAwake, playerScreen } from "./player.js";
 import { spectatorScreen } from "../../views/spectator.js";
-import { loadingScreen } from "../../views/common.js";
-import { lazily } from "../../rulesets.js";
+import { consoleScreen } from "../../rulesets.js";
 
 // Only an organizer downloads the console and the invite sheet.
 const CONSOLE = () => import("./organizer.js");
-const INVITES = () => import("../../views/invites.js");
 
 export function screen(app, game, page) {
   const me = game.view.me;
-  if (me?.role === "organizer") {
-    return (page === "invites" ? lazily(INVITES, app.render)?.invitesScreen(app, game) : lazily(CONSOLE, app.render)?.organizerScreen(app, game))
-      ?? loadingScreen();
-  }
+  if (me?.role === "organizer") return consoleScreen(app, game, page, CONSOLE, "organizerScreen");
   if (!Array.isArray(me?.cards)) return spectatorScreen(app, game);
   return playerScreen(app, game);
 }

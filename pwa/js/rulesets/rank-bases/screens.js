@@ -1,23 +1,18 @@
 // rank-bases: which screen a member gets. The organizer's console, a leader's base, a player's
 // phone; a spectator (and #/board on any phone) gets the scoreboard.
 import { rows } from "../../keyed.js";
-import { loadingScreen } from "../../views/common.js";
-import { lazily } from "../../rulesets.js";
+import { consoleScreen } from "../../rulesets.js";
 import { boardScreen } from "./board.js";
 import { rankLeaderScreen } from "./leader.js";
 import { rankPlayerScreen } from "./player.js";
 
 // Only an organizer downloads the console and the invite sheet.
 const CONSOLE = () => import("./organizer.js");
-const INVITES = () => import("../../views/invites.js");
 
 export function screen(app, game, page) {
   const role = game.view.me?.role;
   if (page === "board" || !role || role === "spectator") return boardScreen(app, game);
-  if (role === "organizer") {
-    return (page === "invites" ? lazily(INVITES, app.render)?.invitesScreen(app, game) : lazily(CONSOLE, app.render)?.rankOrganizerScreen(app, game))
-      ?? loadingScreen();
-  }
+  if (role === "organizer") return consoleScreen(app, game, page, CONSOLE, "rankOrganizerScreen");
   if (role === "leader" && game.view.team) return rankLeaderScreen(app, game);
   if (role === "player" && game.view.me.team_id) return rankPlayerScreen(app, game);
   return boardScreen(app, game);
