@@ -152,8 +152,9 @@ async def test_a_game_of_50000_takes_a_list_of_500_briefly_and_stops_at_its_cap(
             new = "500 added to a new game, console open, 3 times"
             report("console", new, "loop held " + ", ".join(f"{ms:.0f}" for ms in alone) + " ms")
             # A machine's speed varies by two from day to day: the new game on the same server,
-            # just before, is the measure (1.5 s against some 50 ms is what this guards).
-            assert statistics.median(held) < 2 * statistics.median(alone) + 20, (held, alone)
+            # just before, is the measure (1.5 s against some 50 ms is what this guards; a
+            # busy neighbour on the two cores has made it 96 ms against 37).
+            assert statistics.median(held) < 3 * statistics.median(alone) + 50, (held, alone)
 
             await grown(http, game, MAX_MEMBERS - 100)
             crossing = await add(http, game, [{"name": f"X{n}"} for n in range(101)])
