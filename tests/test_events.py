@@ -9,9 +9,9 @@ import pytest
 from server.log.verify import verify
 from server.rules import RULESETS
 from server.rules.card_duel.events import EVENTS as CARD_DUEL
-from server.rules.card_duel.events import DuelStarted, upcast_duel_started_v1_v2
+from server.rules.card_duel.events import CardGranted, DuelStarted, upcast_duel_started_v1_v2
 from server.rules.core import Context, Json, Member
-from server.rules.events import Catalog, Fact, UnknownEvent
+from server.rules.events import Catalog, Event, Fact, UnknownEvent
 from server.rules.roster import AddPlayer, EndGame, GameCreated, PlayerJoined, code_of, opening
 from server.store import chain
 
@@ -35,6 +35,62 @@ def test_a_duel_started_before_leaving_existed_can_be_left_a_minute_after_it_beg
     assert event.data == BEFORE_LEAVING and event.version == 1  # the line itself is untouched
     later = {**BEFORE_LEAVING, "leave_from": "2026-05-01T10:00:30.250Z"}  # v1 once it existed
     assert CARD_DUEL.read("duel_started", later, 1).fact.leave_from == later["leave_from"]
+
+
+def test_a_card_line_from_before_special_cards_is_a_plain_card_line_of_today() -> None:
+    """Special cards added `effect` and `effect_s` to a card, written for a special card only:
+    an older line needs no upcaster, and a plain card is written today as it was then."""
+    old = {"card_id": "c5", "title": "Kámen", "big": 4, "small": 1, "kind": "stun", "ranged": False}
+    event = CARD_DUEL.read("card_granted", {"player_id": "p3", "card": old}, 1)
+    assert isinstance(event.fact, CardGranted) and event.fact.card.effect is msgspec.UNSET
+    assert Event.of(event.fact).data == {"player_id": "p3", "card": old}
+    assert Event.of(event.fact).version == CardGranted.version == 1
+    special = {**old, "kind": "special", "effect": "Jsi žába", "effect_s": None}
+    again = Event.of(CARD_DUEL.read("card_granted", {"player_id": "p3", "card": special}, 1).fact)
+    assert again.data["card"] == special
+
+
+# dice-combat lines of version 1, as the frozen log of tests/logs/ holds them.
+DICE_V1: dict[str, Json] = {
+    "combatant_added": {
+        "combatant_id": "c7", "name": "Meredil", "side": "Družina", "player_id": "p3", "str": 2,
+        "agi": 1, "lives": 40, "max_lives": 40, "movement": 0, "athletics": 0, "endurance": 0,
+        "stamina": 0, "first_aid": 0, "armour": 1, "shield": 0, "attacks_per_round": 1,
+        "initiative_bonus": 0, "size": "B", "bleeds": True,
+        "weapon": {"name": "meč", "attack": 2, "damage": 2, "defence": 1, "ranged": False,
+                   "flat_allowed": False},
+    },
+    "fight_started": {"fight_id": "f16", "combatants": ["c7", "c8"], "surprised": ["c7", "c8"]},
+    "action_taken": {
+        "fight_id": "f16", "round": 1, "combatant_id": "c8", "action": "change_weapon",
+        "length": "short", "note": "",
+        "weapon": {"name": "dýka", "attack": 1, "damage": 1, "defence": 0, "ranged": False,
+                   "flat_allowed": False},
+    },
+    "attack_declared": {
+        "attack_id": "a23", "fight_id": "f16", "round": 1, "attacker_id": "c9",
+        "target_id": "c12", "ranged": False, "flat": True, "free": False, "defence": "active",
+        "weapon_damage": 1, "attack_number": 22, "defence_number": 0,
+        "bonuses": [{"name": "gm", "attack": 20, "defence": 0}],
+    },
+}  # fmt: skip
+# What each upcaster adds: a fighter of one weapon; the surprised as they were named, all of
+# them; the weapon in the first hand, stowed; an attack and a parry with the first weapon.
+DICE_V2: dict[str, Json] = {
+    "combatant_added": {"second_weapon": None},
+    "fight_started": {"everyone_surprised": False},
+    "action_taken": {"hand": "first", "dropped": False, "effect": None},
+    "attack_declared": {"weapon": "first", "defence_weapon": "first"},
+}
+
+
+@pytest.mark.parametrize("kind", sorted(DICE_V1))
+def test_a_dice_combat_line_of_version_one_reads_as_it_was_fought(kind: str) -> None:
+    catalog = RULESETS["dice-combat"].events
+    event = catalog.read(kind, DICE_V1[kind], 1)
+    assert event.data == DICE_V1[kind] and event.version == 1  # the line itself is untouched
+    assert Event.of(event.fact).data == {**DICE_V1[kind], **DICE_V2[kind]}
+    assert Event.of(event.fact).version == 2
 
 
 def test_a_member_of_version_one_joined_without_recorded_draws() -> None:

@@ -66,7 +66,7 @@ async def test_a_melee_round_of_three_exchanges(live_server: str, http: httpx.As
 
     for command, fields in (
         ("start_game", {}),
-        ("engage", {"attacker": knight, "defender": robber}),
+        ("engage", {"fighters": [robber, knight]}),  # the rules pick who attacks
         ("start_round", {}),
     ):
         answer = await gm.send(command, **fields)
@@ -74,6 +74,8 @@ async def test_a_melee_round_of_three_exchanges(live_server: str, http: httpx.As
     view = await settle(gm, answer["seq"])
     assert view["phase"] == "actions", view["phase"]
     (bout_id,) = view["bouts"]
+    # Engaged before any round, both of agi 0: the first added attacks, however named.
+    assert view["bouts"][bout_id]["attacker"] == knight
 
     for exchange in (1, 2, 3):
         mine = character(await settle(a, gm.seq), knight)

@@ -1,10 +1,11 @@
 """stamina-deck: the GM sets up a melee at a laptop table; two phones fight it card by card.
 
 The GM creates the game, invites two players by QR, adds two characters linked to them (one
-square set by tapping the mat), engages them and starts a round. Each phone plays a card face
-down in the bout: the other phone sees that a card is down, never which; once both are down both
-phones show the revealed exchange, as the server's feed has it. Then the GM plays its own
-archer's turn: a move too far is refused, a move of up to 5 squares goes through.
+square set by tapping the mat), engages them (the server picks who attacks) and starts a round.
+Each phone plays a card face down in the bout: the other phone sees that a card is down, never
+which; once both are down both phones show the revealed exchange, as the server's feed has it.
+Then the GM plays its own archer's turn: a move too far is refused, a move of up to 5 squares
+goes through.
 """
 
 import re
@@ -173,17 +174,20 @@ async def test_gm_sets_up_a_melee_and_two_phones_play_sealed_cards(
 
     await gm.get_by_test_id("start-game").click()
     await expect(gm.get_by_test_id("game-status")).to_have_attribute("data-status", "running")
-    # The console offers the pairs in contact (its view's `may`); the knight is to attack.
+    # The console offers the pairs in contact (its view's `may`), each once, and never asks who
+    # attacks: the server picks it. Before any round, both of agi 0: the knight, added first.
     pair = gm.get_by_test_id("deck-engage-pair")
     values = await pair.locator("option").evaluate_all("(options) => options.map((o) => o.value)")
-    (offered,) = [v for v in values if set(v.split(":")) == {knight, robber}]
-    await pair.select_option(offered)
-    if offered.split(":")[0] != knight:
-        await gm.get_by_test_id("deck-engage-swap").check()
-    await expect(gm.get_by_test_id("deck-engage-who")).to_contain_text("Útočí Rytíř")
+    assert values == [f"{knight}:{robber}"]
+    await pair.select_option(values[0])
+    await expect(gm.get_by_test_id("deck-engage-hint")).to_contain_text("Kdo útočí, určí server")
+    await top_shot(gm, "sd-00-gm-engage")
     await gm.get_by_test_id("deck-engage").click()
     bouts = gm.locator('[data-testid^="deck-bout-"]')
     await expect(bouts).to_have_count(1)
+    await expect(bouts).to_have_attribute("data-attacker", knight)
+    await expect(bouts.locator(".bout-side").first).to_contain_text("Rytíř")
+    await expect(gm.get_by_test_id("deck-engage-none")).to_be_visible()
     bout_id = (await bouts.get_attribute("data-testid") or "").removeprefix("deck-bout-")
     await top_shot(gm, "sd-01-gm-setup")
     await gm.get_by_test_id("deck-start-round").click()
@@ -219,7 +223,9 @@ async def test_gm_sets_up_a_melee_and_two_phones_play_sealed_cards(
         )
         for card in character(view, other)["hand"]:
             await expect(page.get_by_test_id(f"deck-card-{card['card_id']}")).to_have_count(0)
-        await expect(page.get_by_test_id(f"deck-bout-{bout_id}")).to_be_visible()
+        await expect(page.get_by_test_id(f"deck-bout-{bout_id}")).to_have_attribute(
+            "data-attacker", knight
+        )
         await expect(page.get_by_test_id(f"deck-token-{mine}")).to_be_visible()
     await top_shot(anna, "sd-02-phone-hand")
 

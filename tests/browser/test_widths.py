@@ -246,6 +246,14 @@ async def test_card_duel_screens_fit(phones: Phones, api: httpx.AsyncClient) -> 
     await duel(api, game, {"Dana": "Kosa Smrti", "Cyril": WOUND_CARD})
     await phones.look("cd-dead", join(players["Cyril"]), "reveal", close_reveal)
 
+    curse = {"title": "Kletba", "big": 3, "small": 2, "kind": "special", "ranged": False}
+    curse |= {"effect": "Kletba: 10 minut mluvíš jen ve verších", "effect_s": 600}
+    grant = {"type": "grant_card", "player_id": challenger["player_id"], "card": curse}
+    await command(api, gid, org, grant)
+    await duel(api, game, {CHALLENGER: "Kletba", "Dana": WOUND_CARD})
+    await phones.look("cd-effect-reveal", join(players["Dana"]), "reveal")
+    await phones.look("cd-effect", join(players["Dana"]), "reveal", close_reveal)
+
     async def open_rows(page: Page) -> None:
         await page.get_by_test_id(f"player-open-{challenger['player_id']}").click()
         await page.get_by_test_id(f"grant-card-{challenger['player_id']}").click()
@@ -302,16 +310,26 @@ async def test_rank_bases_screens_fit(phones: Phones, api: httpx.AsyncClient) ->
 
 
 async def test_dice_combat_screens_fit(phones: Phones, api: httpx.AsyncClient) -> None:
+    dagger = {"name": "Dlouhá lovecká dýka", "attack": 2, "damage": 1, "defence": 1}
     sheets = [
         {"name": "Hrdina Bohumil", "side": "Družina", "player": "Alice", "lives": 80},
         {"name": "Skřetí náčelník", "side": "Skřeti", "str": 3, "lives": 40},
     ]
+    sheets[0]["second_weapon"] = dagger
     game = await new_gm_game(api, "dice-combat", ["Alice"], sheets)
     gid, org = game["gid"], game["org"]
     hero, orc = game["ids"]["Hrdina Bohumil"], game["ids"]["Skřetí náčelník"]
     alice = game["players"]["Alice"]
+    swim = {"kind": "skill", "name": "Plavání přes brod", "field": "athletics", "difficulty": 10}
+    await command(api, gid, org, {"type": "check", "combatants": [hero, orc], **swim})
     await phones.look("dc-player-idle", join(alice), f"my-combatant-{hero}")
     await command(api, gid, org, {"type": "begin_fight", "combatants": [hero, orc]})
+
+    async def open_item(page: Page) -> None:  # a potion's effect, with every field shown
+        await page.get_by_test_id("action-use_item").click()
+        await page.get_by_test_id("item-field").select_option("str")
+
+    await phones.look("dc-gm-item", org_url(game), "action-picker", open_item)
     turn = (await server_view(api, gid, org))["fight"]["turn"]
     target = orc if turn == hero else hero
     await command(api, gid, org, {"type": "attack", "attacker_id": turn, "target_id": target})
@@ -331,7 +349,7 @@ async def test_stamina_deck_screens_fit(phones: Phones, api: httpx.AsyncClient) 
     gid, org, ids = game["gid"], game["org"], game["ids"]
     anna = game["players"]["Anna"]
     await phones.look("sd-player-lobby", join(anna), f"deck-me-{ids['Rytíř Bořivoj']}")
-    engage = {"type": "engage", "attacker": ids["Rytíř Bořivoj"], "defender": ids["Lapka z Lesa"]}
+    engage = {"type": "engage", "fighters": [ids["Rytíř Bořivoj"], ids["Lapka z Lesa"]]}
     await command(api, gid, org, engage)
     await command(api, gid, org, {"type": "start_round"})
     await phones.look("sd-player-bout", join(anna), "deck-hand")

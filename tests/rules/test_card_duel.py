@@ -7,6 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from pydantic import ValidationError
 
 from server.clock import iso
 from server.rules.card_duel import RULESET
@@ -25,6 +26,7 @@ from server.rules.card_duel.decide import named
 from server.rules.card_duel.state import Config
 from server.rules.core import Event, Member, RuleError
 from server.rules.roster import AddPlayer, EndGame, StartGame
+from server.rules.validation import invalid
 from tests.rules.drivers.base import SEED, T0
 from tests.rules.drivers.card_duel import STARTING, CardDuelGame, types
 
@@ -396,6 +398,175 @@ def test_heal_by_the_organizer_ends_a_wound() -> None:
 def test_heal_refuses_a_player_who_is_not_wounded() -> None:
     game, a, _, _ = started()
     refused(game, "not_wounded", lambda: game.run(game.organizer, Heal(player_id=a.player_id)))
+
+
+# -- special cards: words on the loser's phone ---------------------------------------------------
+
+CURSE = "Kletba: 10 minut mluvíš jen ve verších"
+
+
+def test_a_winning_special_card_records_its_effect_on_the_loser_and_no_status() -> None:
+    game, a, b, _ = started()
+    card_id = game.grant(a, "Kletba", 3, 2, "special", effect=CURSE, effect_s=600)
+    game.now = T0 + 1_000
+    events = game.duel(a, b, card_id, DAGGER)  # 3 > 2
+
+    until = iso(T0 + 601_000)
+    assert types(events) == ["card_picked", "round_revealed", "effect_suffered", "duel_ended"]
+    assert events[2].data == {
+        "duel_id": events[2].data["duel_id"],
+        "player_id": b.player_id,
+        "card_id": card_id,
+        "effect": CURSE,
+        "effect_s": 600,
+        "until": until,
+    }
+    assert outcomes(events) == [{"player_id": b.player_id, "effect": "special", "until": until}]
+    loser = game.fighter(b)  # the server applies nothing of its own: people do
+    assert (loser.alive, loser.wounded, loser.stunned_until, loser.immune_until) == (
+        True,
+        False,
+        None,
+        None,
+    )
+    assert game.view(b)["me"]["effect"] == {"text": CURSE, "until": until}
+    assert game.view(a)["me"]["effect"] is None
+    for viewer in (a, b):  # the reveal tells both what it did
+        (shown,) = game.view(viewer)["last_duel"]["outcomes"]
+        assert shown == {
+            "player_id": b.player_id,
+            "effect": "special",
+            "until": until,
+            "text": CURSE,
+        }
+    row = game.view(game.organizer)["players"][b.player_id]
+    assert row["effect"] == {"text": CURSE, "until": until} and row["challengeable"] is True
+
+
+def test_a_special_card_shows_its_effect_and_a_plain_card_none() -> None:
+    game, a, _, _ = started()
+    card_id = game.grant(a, "Zaklínadlo", 1, 1, "special", ranged=True, effect="Zakokrhej")
+    (granted,) = [c for c in game.view(a)["me"]["cards"] if c["card_id"] == card_id]
+    assert granted == {
+        "card_id": card_id,
+        "title": "Zaklínadlo",
+        "big": 1,
+        "small": 1,
+        "kind": "special",
+        "ranged": True,
+        "effect": "Zakokrhej",
+        "effect_s": None,
+    }
+    assert game.log[-1].data["card"] == granted  # the event carries the card as shown
+    plain = game.view(a)["me"]["cards"][0]
+    assert "effect" not in plain and "effect_s" not in plain
+
+
+def test_losing_with_a_special_card_does_nothing_special() -> None:
+    game, a, b, _ = started()
+    card_id = game.grant(b, "Kletba", 0, 0, "special", effect=CURSE)
+    events = game.duel(a, b, DAGGER, card_id)
+    assert types(events)[-2:] == ["player_wounded", "duel_ended"]
+    assert game.fighter(a).suffered is None and game.fighter(b).suffered is None
+
+
+def test_an_untimed_effect_holds_until_the_losers_next_duel() -> None:
+    game, a, b, c = started()
+    card_id = game.grant(a, "Klobouk", 3, 2, "special", effect="Odevzdej klobouk")
+    events = game.duel(a, b, card_id, DAGGER)
+    assert events[2].data["effect_s"] is None and events[2].data["until"] is None
+    assert outcomes(events) == [{"player_id": b.player_id, "effect": "special", "until": None}]
+    assert game.view(b, T0 + 86_400_000)["me"]["effect"] == {
+        "text": "Odevzdej klobouk",
+        "until": None,
+    }
+    game.challenge(c, b, at=T0 + 5_000)
+    assert game.view(b)["me"]["effect"] is None
+
+
+def test_a_timed_effect_outlives_a_new_duel_until_its_time_is_up() -> None:
+    game, a, b, c = started()
+    card_id = game.grant(a, "Kletba", 3, 2, "special", effect=CURSE, effect_s=60)
+    game.duel(a, b, card_id, DAGGER)
+    game.challenge(c, b, at=T0 + 59_999)
+    assert game.fighter(b).suffered is not None
+    game.run(game.organizer, CancelDuel(duel_id=game.fighter(b).duel_id or ""))
+    game.challenge(c, b, at=T0 + 60_000)  # the effect has run out: the duel clears it
+    assert game.fighter(b).suffered is None
+
+
+def test_a_new_special_effect_replaces_the_one_before() -> None:
+    game, a, b, _ = started()
+    curse = game.grant(a, "Kletba", 3, 2, "special", effect=CURSE, effect_s=600)
+    frog = game.grant(a, "Žába", 3, 2, "special", effect="Jsi žába", effect_s=60)
+    game.duel(a, b, curse, DAGGER)
+    game.duel(a, b, frog, DAGGER, at=T0 + 1_000)
+    assert game.view(b)["me"]["effect"] == {"text": "Jsi žába", "until": iso(T0 + 61_000)}
+
+
+def test_a_special_card_against_an_escape_counts_by_its_ranged_flag() -> None:
+    game, a, b, _ = started({"escape_immunity_s": 10})
+    melee = game.grant(a, "Kletba", 4, 1, "special", effect=CURSE)
+    events = game.duel(a, b, melee, CROWD)  # both win: the escape gets away from a melee card
+    assert "effect_suffered" not in types(events)
+    assert outcomes(events) == [
+        {"player_id": b.player_id, "effect": "escape", "until": iso(T0 + 10_000)}
+    ]
+    assert game.fighter(b).suffered is None
+
+    game.now = T0 + 20_000
+    thrown = game.grant(a, "Vržená kletba", 4, 1, "special", ranged=True, effect=CURSE)
+    events = game.duel(a, b, thrown, CROWD)  # a ranged special catches the one running away
+    assert types(events)[-2:] == ["effect_suffered", "duel_ended"]
+    assert [(o["player_id"], o["effect"]) for o in outcomes(events)] == [
+        (b.player_id, "special"),
+        (b.player_id, "escape_failed"),
+    ]
+    assert game.fighter(b).immune_until == T0 + 10_000  # the old free leave, none new
+    assert game.view(b)["me"]["effect"] == {"text": CURSE, "until": None}
+
+
+def test_two_winning_special_cards_strike_both() -> None:
+    game, a, b, _ = started()
+    mine = game.grant(a, "Kletba", 4, 1, "special", effect=CURSE, effect_s=30)
+    theirs = game.grant(b, "Žába", 1, 4, "special", effect="Jsi žába")
+    events = game.duel(a, b, mine, theirs)  # both win
+    suffered = [
+        (e.data["player_id"], e.data["effect"]) for e in events if e.type == "effect_suffered"
+    ]
+    assert suffered == [(b.player_id, CURSE), (a.player_id, "Jsi žába")]  # challenger's first
+    for viewer in (a, b):
+        shown = {o["player_id"]: o["text"] for o in game.view(viewer)["last_duel"]["outcomes"]}
+        assert shown == {b.player_id: CURSE, a.player_id: "Jsi žába"}
+
+
+@pytest.mark.parametrize(
+    ("card", "problem"),
+    [
+        ({"kind": "special"}, "a special card needs an effect"),
+        ({"kind": "special", "effect": "   "}, "a special card needs an effect"),
+        ({"kind": "special", "effect_s": 60}, "a special card needs an effect"),
+        ({"kind": "special", "effect": "x" * 201}, "at most 200 characters"),
+        ({"kind": "special", "effect": "x", "effect_s": 0}, "greater than or equal to 1"),
+        ({"kind": "stun", "effect": "x"}, "belong to a special card, not to a stun card"),
+        ({"kind": "wound", "effect_s": 60}, "belong to a special card, not to a wound card"),
+    ],
+)
+def test_only_a_special_card_carries_an_effect_and_it_must(
+    card: dict[str, Any], problem: str
+) -> None:
+    spec = {"title": "X", "big": 1, "small": 1, **card}
+    with pytest.raises(ValidationError) as info:
+        GrantCard.model_validate({"player_id": "p3", "card": spec})
+    error = invalid(info.value)
+    assert error.code == "invalid" and problem in error.message, error.message
+
+
+def test_a_special_card_needs_the_organizer() -> None:
+    game, a, b, _ = started()
+    spec = {"title": "X", "big": 9, "small": 9, "kind": "special", "effect": CURSE}
+    command = GrantCard.model_validate({"player_id": a.player_id, "card": spec})
+    refused(game, "forbidden", lambda: game.run(b, command))
 
 
 # -- items and cards -----------------------------------------------------------------------------

@@ -3,10 +3,12 @@ shared ones (tests/rules/test_properties.py): views show a duellist their duel a
 ids derived from seq, and cards that never change hands."""
 
 import re
+from dataclasses import replace
 from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 
+from server.clock import iso_or_none
 from server.rules.card_duel import RULESET
 from server.rules.card_duel.cards import Card, CardFace
 from server.rules.card_duel.state import CardDuel
@@ -48,6 +50,10 @@ def duel_views(played: Played) -> None:
             assert view["duel"]["my_pick"] == duel.picks.get(me)
         # A player's view shows exactly the cards they hold (whose owner replay_checked checks).
         assert view["me"]["cards"] == [c.dump() for c in state.fighters[me].cards]
+        # ...and the special effect they suffer, if any: the text and its end, nobody else's.
+        suffered = fighter.suffered
+        text = suffered and (suffered.text, iso_or_none(suffered.until))
+        assert text == (view["me"]["effect"] and tuple(view["me"]["effect"].values()))
 
 
 # -- the properties ------------------------------------------------------------------------------
@@ -65,6 +71,7 @@ def issued(event: Event) -> list[Json]:
 def replay_checked(log: list[Event]) -> CardDuel:
     """Fold the log by hand, checking every event against the state it meets (c, e)."""
     owner: dict[str, str] = {}
+    revealed: Json = {}  # the cards of the last round revealed
     state: CardDuel = RULESET.initial_state(log[0].data["config"])
     for event in log:
         data = event.data
@@ -76,11 +83,28 @@ def replay_checked(log: list[Event]) -> CardDuel:
         if event.type == "round_revealed":
             for p, card in data["cards"].items():
                 assert Card.load(CardFace(**card)) in state.fighters[p].cards, (p, card)
+            revealed = data["cards"]
+        if event.type == "effect_suffered":
+            special_struck(state, data, revealed)
+        before = state
         state = RULESET.evolve(state, event)  # (e) never fails
+        if event.type == "effect_suffered":  # words for people to apply: no status changes
+            loser, was = state.fighters[data["player_id"]], before.fighters[data["player_id"]]
+            assert loser == replace(was, suffered=loser.suffered), (was, loser)
         for fighter in state.fighters.values():
             for held in fighter.cards:
                 assert owner[held.card_id] == fighter.player_id
     return state
+
+
+def special_struck(state: CardDuel, data: Json, revealed: Json) -> None:
+    """An effect comes from the loser's opponent's special card, just revealed, as that card
+    says; it has an end exactly when the card has `effect_s`."""
+    duel = state.duels[data["duel_id"]]
+    card = revealed[duel.opponent(data["player_id"])]
+    assert card["kind"] == "special" and card["card_id"] == data["card_id"], (card, data)
+    assert (data["effect"], data["effect_s"]) == (card["effect"], card["effect_s"])
+    assert (data["until"] is None) is (card["effect_s"] is None)
 
 
 def seq_ids(log: list[Event]) -> list[tuple[int, str]]:

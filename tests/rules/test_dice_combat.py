@@ -24,8 +24,13 @@ from server.rules.dice_combat.combatant import Combatant, Weapon
 from server.rules.dice_combat.dice import Roll
 from server.rules.dice_combat.events import (
     EVENTS,
+    ActionTaken,
     AttackDeclared,
     ChaseStarted,
+    CheckRolled,
+    FightStarted,
+    ItemTookEffect,
+    ItemWoreOff,
     NumberCorrected,
 )
 from server.rules.dice_combat.initiative import Initiative, settle
@@ -124,7 +129,7 @@ def test_an_exploding_d6_rolls_again_on_every_six_and_counts_the_sixes() -> None
 def test_base_defence_defence_number_and_attack_number() -> None:
     fighter = sheet(strength=4, agi=2, armour=3, shield=2, weapon={"attack": 5, "defence": 1})
     assert fighter.base_defence == 5  # ZO = armour + agi
-    assert fighter.defence_number == 8  # OČ = ZO + weapon defence + shield
+    assert fighter.defence_number() == 8  # OČ = ZO + weapon defence + shield
     assert fighter.attack_number(ranged=False) == 9  # ÚČ = str + weapon attack
     assert fighter.attack_number(ranged=True) == 7  # ÚČ = agi + weapon attack
 
@@ -291,7 +296,11 @@ def test_one_long_action_or_up_to_two_short_ones_plus_instant_ones() -> None:
     assert long.refusal("retreat", "short") is not None
     assert long.refusal("crawl", "long") is not None
     assert long.attack_refusal(1) is not None
-    assert long.refusal("short_move", "instant") is None
+    assert long.refusal("short_move", "instant") == (
+        "moving",
+        "no short move beside a movement action",
+    )
+    assert fresh.took("use_skill", "long").refusal("short_move", "instant") is None
     short = fresh.took("retreat", "short")
     assert short.refusal("stand_up", "short") is None
     assert short.refusal("sprint", "long") is not None
@@ -300,6 +309,10 @@ def test_one_long_action_or_up_to_two_short_ones_plus_instant_ones() -> None:
     moved = fresh.took("short_move", "instant")
     assert moved.refusal("short_move", "instant") == ("already_moved", "one short move a round")
     assert moved.refusal("speak", "instant") is None
+    assert moved.refusal("stand_up", "short") is None
+    for moving in ("sprint", "crawl"):  # nor a movement action after a short move
+        assert moved.refusal(moving, "long") == ("moving", "no movement action after a short move")
+    assert moved.refusal("retreat", "short") == ("moving", "no movement action after a short move")
     attacked = RoundActions(attacks=1)
     assert attacked.attack_refusal(1) is not None and attacked.attack_refusal(2) is None
     assert attacked.refusal("retreat", "short") is not None
@@ -315,7 +328,9 @@ def test_active_defence_is_allowed_after_nothing_one_short_action_or_attacking()
     assert not RoundActions(shorts=("retreat", "stand_up")).may_parry(1)
     assert not RoundActions(shorts=("reload",)).may_parry(1)
     assert not RoundActions(instants=("reload",)).may_parry(1)
-    assert not RoundActions(shorts=("change_weapon",)).may_parry(1)
+    assert not RoundActions().took("change_weapon", "short").may_parry(1)  # stowed
+    assert RoundActions().took("change_weapon", "short", dropped=True).may_parry(1)
+    assert not RoundActions().took("change_weapon", "instant").may_parry(1)
     assert not RoundActions(shorts=("cast",)).may_parry(1)
     assert not RoundActions(defences=1).may_parry(1)  # once a round
     assert RoundActions(defences=1).may_parry(2)  # as often as attacks when granted several
@@ -363,7 +378,7 @@ def test_add_combatant_writes_the_whole_sheet() -> None:
         "flat_allowed": True,
     }
     baldur = table.who(data["combatant_id"])
-    assert (baldur.base_defence, baldur.defence_number, baldur.attack_number(False)) == (4, 8, 9)
+    assert (baldur.base_defence, baldur.defence_number(), baldur.attack_number(False)) == (4, 8, 9)
 
 
 def test_combatants_can_be_added_before_the_start_but_not_after_the_end() -> None:
@@ -512,12 +527,12 @@ def test_fight_commands_need_a_fight_and_a_running_game() -> None:
 
 def test_one_long_or_two_short_actions_a_round() -> None:
     table, baldur, goblin = duel()
-    table.order("act", combatant_id=baldur, action="retreat")
     table.order("act", combatant_id=baldur, action="stand_up")
+    table.order("act", combatant_id=baldur, action="use_item")
     refused(
         table,
         "no_action_left",
-        lambda: table.order("act", combatant_id=baldur, action="use_item"),
+        lambda: table.order("act", combatant_id=baldur, action="cast"),
     )
     refused(table, "no_action_left", lambda: table.attack(baldur, goblin))
     table.order("act", combatant_id=baldur, action="short_move")
@@ -1232,3 +1247,161 @@ def test_replaying_the_log_gives_the_same_state() -> None:
     table.order("next_turn")
     table.order("next_turn")
     assert fold(RULESET, table.log) == table.state
+
+
+# -- the second reading of the seed ----------------------------------------------------------------
+
+
+def test_a_perception_roll_adds_the_sheet_number_and_the_value_against_the_difficulty() -> None:
+    table = started()
+    elf = table.add("Elf", "družina", agi=3)
+    ork = table.add("Ork", "skřeti", agi=-1)
+    events = table.order(
+        "check", combatants=[elf, ork], field="agi", value=1, difficulty=9, name="Postřeh"
+    )
+    rolled = told(events, CheckRolled)
+    assert (rolled.check, rolled.name, rolled.difficulty) == ("perception", "Postřeh", 9)
+    numbers = {roll.combatant_id: roll.number for roll in rolled.rolls}
+    assert numbers == {elf: 3, ork: -1}
+    for roll in rolled.rolls:
+        assert roll.total == sum(roll.dice) + roll.number + 1
+        assert roll.success is (roll.total >= 9)
+    assert events[0].data["kind"] == "perception"  # `kind` on the wire
+    assert len(events[0].data["chance"]["draws"]) == sum(len(r.dice) for r in rolled.rolls)
+    # The GM sees every row; a player only its own combatant's; a spectator none.
+    hana = table.join("Hana")
+    table.order("link_player", combatant_id=elf, player_id=hana.player_id)
+    assert len(table.view(table.gm)["checks"][0]["rolls"]) == 2
+    assert [r["combatant_id"] for r in table.view(hana)["checks"][0]["rolls"]] == [elf]
+    assert table.view(table.join("Divák", "spectator"))["checks"] == []
+
+
+def test_a_skill_check_needs_combatants_that_can_act() -> None:
+    table = started()
+    elf = table.add("Elf", lives=1)
+    table.order("correct", combatant_id=elf, field="lives", value=-1, reason="PJ")
+    refused(table, "dead", lambda: table.order("check", combatants=[elf], difficulty=5))
+    refused(table, "not_found", lambda: table.order("check", combatants=["c9"], difficulty=5))
+    with pytest.raises(ValidationError):
+        table.order("check", combatants=[elf], field="lives", difficulty=5)  # not a skill
+
+
+def test_when_every_side_is_surprised_nobody_is() -> None:
+    table = started()
+    elf = table.add("Elf", "družina")
+    dwarf = table.add("Trpaslík", "družina")
+    ork = table.add("Ork", "skřeti")
+    started_fight = told(table.begin(elf, dwarf, ork, surprised=(elf, ork)), FightStarted)
+    assert started_fight.everyone_surprised and started_fight.surprised == []
+    assert table.view(table.gm)["fight"]["everyone_surprised"] is True
+    assert table.fight.surprised == frozenset()
+    table.order("end_fight")
+    # One side caught unawares is a surprise.
+    started_fight = told(table.begin(elf, dwarf, ork, surprised=(ork,)), FightStarted)
+    assert not started_fight.everyone_surprised and started_fight.surprised == [ork]
+
+
+def test_a_fight_of_everybody_surprised_recorded_before_replays_as_it_was_fought() -> None:
+    """A v1 fight_started that named everybody surprised: nobody acted in round 1, and so it
+    replays."""
+    events = RULESET.events
+    old = events.read(
+        "fight_started", {"fight_id": "f1", "combatants": ["c1", "c2"], "surprised": ["c1", "c2"]}
+    )
+    assert isinstance(old.fact, FightStarted)
+    assert old.fact.surprised == ["c1", "c2"] and old.fact.everyone_surprised is False
+
+
+def test_an_attack_and_a_parry_each_name_one_weapon_never_both() -> None:
+    table = started()
+    sword = {"attack": 3, "damage": 2, "defence": 1}
+    dagger = {"attack": 1, "damage": 1, "defence": 4}
+    baldur = table.add("Baldur", str=2, agi=10, lives=40, weapon=sword, second_weapon=dagger)
+    goblin = table.add("Skřet", "skřeti", agi=-5, lives=40, weapon=sword, second_weapon=dagger)
+    table.begin(baldur, goblin)
+    declared = told(
+        table.attack(baldur, goblin, weapon="second", defence_weapon="second", defence="passive"),
+        AttackDeclared,
+    )
+    assert (declared.weapon, declared.defence_weapon) == ("second", "second")
+    assert declared.attack_number == 2 + 1 and declared.weapon_damage == 1  # the dagger's only
+    shown = table.view(table.gm)["combatants"][baldur]
+    assert shown["second_weapon"]["defence"] == 4 and shown["weapon"]["attack"] == 3
+    table.order("next_turn")
+    # The goblin attacks with its sword; Baldur, who attacked with the dagger, parries with it.
+    declared = told(table.attack(goblin, baldur, defence_weapon="second"), AttackDeclared)
+    assert declared.defence == "active"  # attacking leaves the parry
+    assert declared.defence_number == 10 + 4  # ZO (agi 10) + the dagger's defence alone
+
+
+def test_a_second_weapon_not_held_is_refused() -> None:
+    table, baldur, goblin = duel()
+    refused(table, "no_second_weapon", lambda: table.attack(baldur, goblin, weapon="second"))
+    refused(
+        table, "no_second_weapon", lambda: table.attack(baldur, goblin, defence_weapon="second")
+    )
+    # Taking one up is a weapon change into the empty hand.
+    table.order(
+        "act",
+        combatant_id=baldur,
+        action="change_weapon",
+        hand="second",
+        weapon={"name": "dýka", "attack": 1},
+    )
+    assert table.who(baldur).second_weapon is not None
+    assert table.who(baldur).weapon.attack == 5  # the first is still in hand
+
+
+def test_a_dropped_weapon_leaves_the_active_defence_a_stowed_one_does_not() -> None:
+    table, baldur, goblin = duel()
+    axe = {"name": "sekera", "attack": 2, "damage": 3, "defence": 1}
+    table.order("act", combatant_id=baldur, action="change_weapon", weapon=axe, drop=True)
+    assert table.view(table.gm)["fight"]["actions"][baldur]["active_defence"] is True
+    table.order("next_turn")
+    declared = told(table.attack(goblin, baldur, defence="active"), AttackDeclared)
+    assert declared.defence == "active" and declared.defence_number == 0 + 10 + 1  # the axe
+    # Next round, stowing costs the parry.
+    table.turn_of(baldur)
+    table.order("act", combatant_id=baldur, action="change_weapon", weapon=axe)
+    table.order("next_turn")
+    refused(table, "no_active_defence", lambda: table.attack(goblin, baldur, defence="active"))
+
+
+def test_a_potion_works_at_the_start_of_the_next_round_and_its_change_wears_off() -> None:
+    table, baldur, goblin = duel()
+    table.order("correct", combatant_id=baldur, field="lives", value=30, reason="PJ")
+    effect = {"heal": 15, "treat": True, "field": "str", "by": 2, "rounds": 2}
+    taken = told(
+        table.order("act", combatant_id=baldur, action="use_item", effect=effect), ActionTaken
+    )
+    assert taken.effect is not None and taken.effect.target_id == baldur
+    assert table.who(baldur).lives == 30  # not yet
+    assert table.view(table.gm)["fight"]["used"][0]["effect"]["heal"] == 15
+    table.order("next_turn")
+    events = table.order("next_turn")  # round 2 starts
+    worked = told(events, ItemTookEffect)
+    assert (worked.healed, worked.lives, worked.until_round) == (10, 40, 4)  # up to the maximum
+    assert table.who(baldur).strength == 6 and table.fight.used == ()
+    assert table.view(table.gm)["combatants"][baldur]["boosts"] == [
+        {"field": "str", "by": 2, "until_round": 4}
+    ]
+    table.turn_of(goblin)
+    table.order("next_turn")  # round 3: still in force
+    assert table.who(baldur).strength == 6
+    table.turn_of(goblin)
+    events = table.order("next_turn")  # round 4: worn off
+    assert told(events, ItemWoreOff).by == 2
+    assert table.who(baldur).strength == 4 and table.who(baldur).boosts == ()
+
+
+def test_a_potion_for_another_and_at_the_end_of_the_fight() -> None:
+    table, baldur, goblin = duel()
+    table.order("correct", combatant_id=goblin, field="lives", value=5, reason="PJ")
+    effect = {"target_id": goblin, "heal": 3, "field": "agi", "by": 1}
+    table.order("act", combatant_id=baldur, action="use_item", effect=effect)
+    events = table.order("end_fight")  # the potion works; a change lasts no longer than the fight
+    worked = told(events, ItemTookEffect)
+    assert (worked.target_id, worked.lives, worked.field) == (goblin, 8, None)
+    assert table.who(goblin).agi == -5
+    with pytest.raises(ValidationError):  # an effect does something
+        table.order("act", combatant_id=baldur, action="use_item", effect={"heal": 0})

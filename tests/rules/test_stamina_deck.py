@@ -105,7 +105,7 @@ def melee_pair(seed: bytes = SEED, **b: Any) -> tuple[StaminaDeckGame, str, str,
     fight.start()
     a = fight.add("Vinnetou", x=5, y=5, melee=2, weapon=SABRE)
     target = fight.add("Tangua", side="blue", x=6, y=5, **{"melee": 2, "weapon": SABRE, **b})
-    fight.by_gm(Engage(attacker=a, defender=target))
+    fight.by_gm(Engage(fighters=[a, target]))
     fight.round()
     return fight, a, target, fight.bout(a, target)
 
@@ -643,7 +643,7 @@ def into_melee(seed: bytes) -> tuple[StaminaDeckGame, str, str, str]:
     shooter = fight.add("Střelec", x=0, y=0, shooting=4, weapon=PISTOL)
     friend = fight.add("Přítel", x=8, y=8, melee=2, weapon=SABRE)
     target = fight.add("Cíl", side="blue", x=9, y=8, melee=2, weapon=SABRE)
-    fight.by_gm(Engage(attacker=friend, defender=target))
+    fight.by_gm(Engage(fighters=[friend, target]))
     fight.round()
     fight.turn_to(shooter)
     return fight, shooter, friend, target
@@ -697,8 +697,8 @@ def test_a_club_among_several_opponents_picks_one_by_a_fair_die() -> None:
         one = fight.add("Jeden", x=8, y=8, melee=2, weapon=SABRE)
         two = fight.add("Druhý", x=10, y=8, melee=2, weapon=SABRE)
         target = fight.add("Cíl", side="blue", x=9, y=8, melee=2, weapon=SABRE)
-        fight.by_gm(Engage(attacker=one, defender=target))
-        fight.by_gm(Engage(attacker=two, defender=target))
+        fight.by_gm(Engage(fighters=[one, target]))
+        fight.by_gm(Engage(fighters=[two, target]))
         fight.round()
         fight.turn_to(ids(fight)[0])
         return fight
@@ -754,6 +754,26 @@ def test_an_aid_is_a_card_on_the_field_and_whoever_uses_it_takes_the_card() -> N
     assert fight.ch(b).actions_left == 3  # using an aid is not an action
 
 
+def test_aid_in_melee_prepares_a_card_for_the_next_round() -> None:
+    """Aid in melee ("help"): a fighter on its turn puts a hand card down as an aid (an action,
+    in melee too) and takes it back into hand in a later round, to play it in the bout."""
+    fight, a, b, bout = melee_pair()
+    fight.turn_to(a)
+    card = fight.highest(a)
+    events = fight.by_gm(PutAid(character_id=a, card_id=card, name="Pomoc"))
+    assert events[0].data["x"] == 5 and fight.state.in_melee(a)
+    assert card not in fight.ch(a).hand and fight.ch(a).actions_left == 2
+    aid_id = events[0].data["aid_id"]
+    fight.round()
+    fight.turn_to(a)
+    fight.by_gm(UseAid(character_id=a, aid_id=aid_id))
+    assert card in fight.ch(a).hand and fight.state.aids == {}
+    assert fight.state.bouts[bout].attacker == a
+    fight.down(a, bout, card)
+    revealed = fight.down(b, bout, fight.ch(b).hand[0])[1].data
+    assert revealed["cards"][a]["card_id"] == card
+
+
 # -- melee -----------------------------------------------------------------------------------------
 
 
@@ -787,9 +807,9 @@ def test_entering_melee_draws_the_weapon_bonus_only() -> None:
     a = fight.add("A", x=0, y=0, shooting=1, melee=3, weapon=SABRE)
     b = fight.add("B", side="blue", x=1, y=0, shooting=1, melee=3, weapon=SABRE)
     fight.round()
-    events = fight.by_gm(Engage(attacker=a, defender=b))
+    events = fight.by_gm(Engage(fighters=[a, b]))
     drawn = [e.data for e in events if e.type == "hand_drawn"]
-    assert [(d["character_id"], len(d["cards"]), d["limit"]) for d in drawn] == [
+    assert sorted((d["character_id"], len(d["cards"]), d["limit"]) for d in drawn) == [
         (a, 2, 5),
         (b, 2, 5),
     ]
@@ -798,16 +818,139 @@ def test_entering_melee_draws_the_weapon_bonus_only() -> None:
     assert len(fight.ch(a).hand) == 5 and len(fight.ch(b).hand) == 5
 
 
-def test_unarmed_below_2_enters_melee_without_the_initiative() -> None:
+# -- who attacks when melee starts -----------------------------------------------------------------
+
+BOXER = {"unarmed": 2}  # fights unarmed well enough to open a melee
+POOR = {"unarmed": 1}  # no melee weapon, unarmed below 2: never opens against a better fighter
+
+
+def facing(
+    seed: bytes, a: Json, b: Json, *, apart: bool = False
+) -> tuple[StaminaDeckGame, str, str]:
+    """Two enemies with two cards in hand each, round 1 on: in contact at (5,5)/(6,5), or
+    `apart`, at (0,5)/(6,5), a move of one into contact."""
+    fight = StaminaDeckGame(seed=seed)
+    fight.start()
+    one = fight.add("Vinnetou", x=0 if apart else 5, y=5, shooting=2, **a)
+    other = fight.add("Tangua", side="blue", x=6, y=5, shooting=2, **b)
+    fight.round()
+    return fight, one, other
+
+
+def in_order(fight: StaminaDeckGame) -> tuple[str, str]:
+    """The two characters as they stand in the round's initiative order."""
+    first, second = fight.state.order
+    return first, second
+
+
+def attacker_of(events: list[Event]) -> str:
+    (started,) = [e.data for e in events if e.type == "bout_started"]
+    return str(started["attacker"])
+
+
+def test_the_mover_into_contact_attacks_even_against_a_higher_initiative() -> None:
+    fight, a, b = facing(
+        SEED, {"melee": 2, "weapon": SABRE}, {"melee": 2, "weapon": SABRE}, apart=True
+    )
+    first, later = in_order(fight)
+    fight.turn_to(later)
+    x = 5 if later == a else 1  # next to the other one
+    events = fight.by_gm(Move(character_id=later, card_id=fight.ch(later).hand[0], x=x, y=5))
+    assert attacker_of(events) == later
+    assert fight.state.bouts[fight.bout(a, b)].defender == first
+
+
+@pytest.mark.parametrize("named_first", ["ahead", "behind"])
+def test_engage_makes_the_higher_initiative_attack_however_the_gm_names_them(
+    named_first: str,
+) -> None:
+    fight, _, _ = facing(SEED, BOXER, {"melee": 1, "weapon": SABRE})
+    first, second = in_order(fight)
+    fighters = [first, second] if named_first == "ahead" else [second, first]
+    events = fight.by_gm(Engage(fighters=fighters))
+    assert events[0].data == {
+        "bout_id": events[0].data["bout_id"],
+        "attacker": first,
+        "defender": second,
+        "cause": "gm",
+    }
+
+
+def test_engage_ties_as_initiative_the_kept_card_then_agi_then_cards_drawn() -> None:
+    def kept(fight: StaminaDeckGame, k: str) -> int:
+        card = fight.state.card(fight.ch(k).initiative)
+        return 0 if card is None else card.value
+
+    def tied(fight: StaminaDeckGame) -> bool:
+        a, b = ids(fight)
+        return kept(fight, a) == kept(fight, b)
+
+    # Equal cards and agi: the cards drawn broke the tie, the order holds it.
+    fight = seeded(lambda s: facing(s, BOXER, BOXER)[0], tied)
+    first, second = in_order(fight)
+    ordered = next(e for e in reversed(fight.log) if e.type == "initiative_ordered")
+    assert ordered.data["tiebreaks"]
+    assert attacker_of(fight.by_gm(Engage(fighters=[second, first]))) == first
+    # Equal cards, higher agi (which draws two cards for initiative and keeps the higher).
+    fight = seeded(lambda s: facing(s, BOXER, {**BOXER, "agi": 1})[0], tied)
+    a, b = ids(fight)
+    assert in_order(fight) == (b, a)
+    assert attacker_of(fight.by_gm(Engage(fighters=[a, b]))) == b
+    # A higher card stands ahead whatever the agi.
+    fight = seeded(
+        lambda s: facing(s, BOXER, {**BOXER, "agi": 2})[0],
+        lambda f: kept(f, ids(f)[0]) > kept(f, ids(f)[1]),
+    )
+    a, b = ids(fight)
+    assert attacker_of(fight.by_gm(Engage(fighters=[b, a]))) == a
+
+
+def test_before_any_order_the_face_up_card_then_agi_then_the_first_added_stands_ahead() -> None:
     fight = StaminaDeckGame()
     fight.start()
-    a = fight.add("A", x=0, y=0, shooting=2, unarmed=1)  # no weapon: unarmed 1
-    b = fight.add("B", side="blue", x=6, y=0, unarmed=2)
+    a = fight.add("A", x=0, y=0, **BOXER)
+    b = fight.add("B", side="blue", x=1, y=0, **BOXER, agi=1)
+    c = fight.add("C", side="blue", x=0, y=1, **BOXER)
+    assert fight.state.order == ()  # setup: no round yet, no initiative cards
+    assert attacker_of(fight.by_gm(Engage(fighters=[a, b]))) == b  # the higher agi
+    assert attacker_of(fight.by_gm(Engage(fighters=[c, a]))) == a  # all equal: added first
+
+
+def test_a_character_added_during_the_round_stands_behind_the_order() -> None:
+    fight = StaminaDeckGame()
+    fight.start()
+    a = fight.add("A", x=0, y=0, **BOXER)
     fight.round()
+    late = fight.add("Late", side="blue", x=1, y=0, **BOXER, agi=5)
+    assert late not in fight.state.order
+    assert attacker_of(fight.by_gm(Engage(fighters=[late, a]))) == a
+
+
+def test_a_poor_unarmed_mover_does_not_attack() -> None:
+    fight, a, b = facing(SEED, POOR, BOXER, apart=True)
     fight.turn_to(a)
-    events = fight.by_gm(Move(character_id=a, card_id=fight.ch(a).hand[0], x=5, y=0))
-    started = next(e.data for e in events if e.type == "bout_started")
-    assert (started["attacker"], started["defender"]) == (b, a)
+    events = fight.by_gm(Move(character_id=a, card_id=fight.ch(a).hand[0], x=5, y=5))
+    assert attacker_of(events) == b
+
+
+def test_a_poor_unarmed_fighter_ahead_in_initiative_does_not_attack() -> None:
+    # A pistol serves no melee: its bearer fights unarmed, here below 2.
+    poor = {**POOR, "weapon": PISTOL}
+    fight = seeded(lambda s: facing(s, poor, BOXER)[0], lambda f: in_order(f)[0] == ids(f)[0])
+    a, b = ids(fight)
+    assert attacker_of(fight.by_gm(Engage(fighters=[a, b]))) == b
+
+
+def test_of_two_poor_unarmed_fighters_the_mover_or_the_higher_initiative_opens() -> None:
+    fight, a, _ = facing(SEED, POOR, POOR, apart=True)
+    _, later = in_order(fight)
+    fight.turn_to(later)
+    x = 5 if later == a else 1
+    events = fight.by_gm(Move(character_id=later, card_id=fight.ch(later).hand[0], x=x, y=5))
+    assert attacker_of(events) == later
+    fight, _, _ = facing(SEED, POOR, POOR)
+    first, second = in_order(fight)
+    assert attacker_of(fight.by_gm(Engage(fighters=[second, first]))) == first
 
 
 def test_extra_cards_over_the_melee_hand_go_back_on_the_deck_top_by_choice() -> None:
@@ -820,7 +963,7 @@ def test_extra_cards_over_the_melee_hand_go_back_on_the_deck_top_by_choice() -> 
     fight.round()
     hand = fight.ch(a).hand
     assert len(hand) == 4 and fight.ch(a).melee_hand == 0
-    fight.by_gm(Engage(attacker=b, defender=a))
+    fight.by_gm(Engage(fighters=[b, a]))
     # All four must go back: no choice, done at once.
     assert fight.ch(a).hand == () and fight.ch(a).deck[:4] == hand
 
@@ -833,8 +976,9 @@ def test_a_choice_of_extra_cards_to_return_waits_for_the_owner() -> None:
     b = fight.add("B", side="blue", x=1, y=0, melee=2, weapon=SABRE)
     fight.round()
     hand = fight.ch(a).hand
-    events = fight.by_gm(Engage(attacker=b, defender=a))
-    assert events[-1].type == "cards_owed" and events[-1].data == {
+    events = fight.by_gm(Engage(fighters=[b, a]))
+    (owed,) = [e for e in events if e.type == "cards_owed"]
+    assert owed.data == {
         "character_id": a,
         "count": 2,
         "to": "deck",
@@ -853,7 +997,7 @@ def test_an_exchange_is_sealed_until_both_cards_are_down() -> None:
     fight.start()
     a = fight.add("A", x=5, y=5, melee=2, weapon=SABRE, player_id=karel.player_id)
     b = fight.add("B", side="blue", x=6, y=5, melee=2, weapon=SABRE, player_id=jana.player_id)
-    fight.by_gm(Engage(attacker=a, defender=b))
+    fight.by_gm(Engage(fighters=[a, b]))
     fight.round()
     bout = fight.bout(a, b)
     card = fight.ch(a).hand[0]
@@ -1011,9 +1155,9 @@ def test_several_opponents_are_separate_bouts_sharing_one_hand() -> None:
     fight.start()
     hero = fight.add("Hrdina", x=5, y=5, melee=3, weapon=SABRE)
     one = fight.add("Jeden", side="blue", x=4, y=5, melee=1, weapon=SABRE)
-    two = fight.add("Dva", side="blue", x=6, y=5, melee=1, weapon=SABRE)
-    fight.by_gm(Engage(attacker=hero, defender=one))
-    fight.by_gm(Engage(attacker=two, defender=hero))
+    two = fight.add("Dva", side="blue", x=6, y=5, melee=1, weapon=SABRE, agi=1)  # attacks hero
+    fight.by_gm(Engage(fighters=[hero, one]))
+    fight.by_gm(Engage(fighters=[two, hero]))
     fight.round()
     first, second = fight.bout(hero, one), fight.bout(hero, two)
     assert first != second
@@ -1104,12 +1248,13 @@ def test_gm_engages_and_disengages() -> None:
     a = fight.add("A", x=0, y=0)
     b = fight.add("B", side="blue", x=1, y=1)
     far = fight.add("C", side="blue", x=5, y=5)
-    fight.refused("not_adjacent", Engage(attacker=a, defender=far))
-    fight.refused("invalid", Engage(attacker=a, defender=a))
-    fight.refused("not_found", Engage(attacker=a, defender="k99"))
-    bout = fight.by_gm(Engage(attacker=b, defender=a))[0].data
-    assert (bout["attacker"], bout["defender"], bout["cause"]) == (b, a, "gm")
-    fight.refused("already_engaged", Engage(attacker=a, defender=b))
+    fight.refused("not_adjacent", Engage(fighters=[a, far]))
+    fight.refused("invalid", Engage(fighters=[a, a]))
+    fight.refused("not_found", Engage(fighters=[a, "k99"]))
+    bout = fight.by_gm(Engage(fighters=[b, a]))[0].data
+    # Before any round, equal agi: the one added first attacks, however the GM names them.
+    assert (bout["attacker"], bout["defender"], bout["cause"]) == (a, b, "gm")
+    fight.refused("already_engaged", Engage(fighters=[a, b]))
     fight.refused("in_melee", PlaceCharacter(character_id=a, x=3, y=3))
     fight.refused("not_found", Disengage(bout_id="b1"))
     fight.by_gm(Disengage(bout_id=bout["bout_id"]))
@@ -1189,7 +1334,7 @@ def test_a_heavy_wound_lies_where_they_fell() -> None:
         fight.start()
         a = fight.add("A", x=5, y=5, melee=2, weapon=SABRE, lives=8)
         b = fight.add("B", side="blue", x=6, y=5, unarmed=0, lives=3)
-        fight.by_gm(Engage(attacker=a, defender=b))
+        fight.by_gm(Engage(fighters=[a, b]))
         fight.round()
         return fight
 
@@ -1209,7 +1354,7 @@ def test_a_heavy_wound_lies_where_they_fell() -> None:
     fight.round()
     assert b not in fight.state.order
     fight.refused("not_your_turn", Move(character_id=b, x=7, y=5))
-    fight.refused("out_of_fight", Engage(attacker=a, defender=b))
+    fight.refused("out_of_fight", Engage(fighters=[a, b]))
 
 
 # -- secrets ---------------------------------------------------------------------------------------
@@ -1264,7 +1409,7 @@ def test_commands_need_a_running_game_and_the_right_role() -> None:
         Defend(character_id=a),
         Play(character_id=a, bout_id="b1"),
         Move(character_id=a, x=1, y=1),
-        Engage(attacker=a, defender=a),
+        Engage(fighters=[a, a]),
     ):
         fight.refused("game_not_running", command)
 
@@ -1322,7 +1467,7 @@ def test_a_card_from_an_empty_deck_is_no_card_and_counts_0() -> None:
     fight.start()
     a = fight.add("A", x=5, y=5, lives=9)
     b = fight.add("B", side="blue", x=6, y=5, lives=9)
-    fight.by_gm(Engage(attacker=a, defender=b))
+    fight.by_gm(Engage(fighters=[a, b]))
     fight.round()
     bout = fight.bout(a, b)
     assert fight.ch(a).deck == fight.ch(a).hand == ()  # the single card is the initiative
@@ -1353,9 +1498,9 @@ def test_leaving_two_bouts_only_the_one_without_initiative_attacks() -> None:
     fight.start()
     hero = fight.add("Hrdina", x=5, y=5, melee=2, weapon=SABRE)
     one = fight.add("Jeden", side="blue", x=4, y=5, melee=2, weapon=SABRE)
-    two = fight.add("Dva", side="blue", x=6, y=5, melee=2, weapon=SABRE)
-    fight.by_gm(Engage(attacker=hero, defender=one))
-    fight.by_gm(Engage(attacker=two, defender=hero))
+    two = fight.add("Dva", side="blue", x=6, y=5, melee=2, weapon=SABRE, agi=1)  # attacks hero
+    fight.by_gm(Engage(fighters=[hero, one]))
+    fight.by_gm(Engage(fighters=[two, hero]))
     fight.round()
     fight.turn_to(hero)
     first, second = fight.bout(hero, one), fight.bout(hero, two)
@@ -1483,9 +1628,9 @@ def test_a_leaver_waiting_for_the_attacks_stays_where_they_stood_when_the_game_e
     fight.start()
     hero = fight.add("Hrdina", x=5, y=5, melee=2, weapon=SABRE)
     one = fight.add("Jeden", side="blue", x=4, y=5, melee=2, weapon=SABRE)
-    two = fight.add("Dva", side="blue", x=6, y=5, melee=2, weapon=SABRE)
-    fight.by_gm(Engage(attacker=hero, defender=one))
-    fight.by_gm(Engage(attacker=two, defender=hero))
+    two = fight.add("Dva", side="blue", x=6, y=5, melee=2, weapon=SABRE, agi=1)  # attacks hero
+    fight.by_gm(Engage(fighters=[hero, one]))
+    fight.by_gm(Engage(fighters=[two, hero]))
     fight.round()
     fight.turn_to(hero)
     fight.by_gm(Move(character_id=hero, card_id=fight.ch(hero).hand[0], x=5, y=1))

@@ -45,13 +45,13 @@ def test_the_gm_is_offered_pairs_in_contact_and_bouts_to_end() -> None:
     fight = StaminaDeckGame()
     knight = fight.add("Knight", "red", 2, 2, melee=2, weapon=SABRE)
     robber = fight.add("Robber", "blue", 3, 3, unarmed=2)
-    far = fight.add("Far", "blue", 9, 9)
+    fight.add("Far", "blue", 9, 9)
     fight.start()
     may = fight.view(fight.gm)["may"]
     (pair,) = [name for name in may if name.startswith("engage:")]
-    assert set(pair.split(":")[1:]) == {knight, robber}
-    assert far not in pair and may[pair] is True
-    fight.by_gm(Engage(attacker=knight, defender=robber))
+    assert pair == f"engage:{knight}:{robber}"  # once a pair, in the order they were added
+    assert may[pair] is True
+    fight.by_gm(Engage(fighters=[knight, robber]))
     bout = fight.bout(knight, robber)
     may = fight.view(fight.gm)["may"]
     assert may[f"disengage:{bout}"] is True
@@ -61,6 +61,20 @@ def test_the_gm_is_offered_pairs_in_contact_and_bouts_to_end() -> None:
     # The attacker plays a hand card, never the deck while it holds cards.
     assert may[f"play:{knight}:{bout}"] is True
     assert may[f"play_deck:{knight}:{bout}"] == {"code": "must_play_hand"}
+
+
+def test_an_engage_key_names_the_pair_whoever_stands_ahead() -> None:
+    fight = StaminaDeckGame()
+    robber = fight.add("Robber", "blue", 3, 3, unarmed=2)
+    knight = fight.add("Knight", "red", 2, 2, melee=2, weapon=SABRE)
+    fight.start()
+    for _ in range(4):  # rounds in which either may stand ahead
+        fight.round()
+        may = fight.view(fight.gm)["may"]
+        assert [name for name in may if name.startswith("engage:")] == [f"engage:{robber}:{knight}"]
+    first = fight.state.order[0]
+    events = fight.by_gm(Engage(fighters=[robber, knight]))
+    assert events[0].data["attacker"] == first  # the server picks who attacks
 
 
 def test_an_ended_game_offers_nothing_that_would_be_accepted() -> None:

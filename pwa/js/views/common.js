@@ -77,6 +77,8 @@ export function cardFace(card) {
       h("b", { class: "big" }, card.big), "/", h("span", { class: "small" }, card.small),
       card.ranged ? h("span", { class: "star", title: t("card.ranged") }, " ★") : null),
     h("span", { class: "card-kind" }, t(`kind.${card.kind}`)),
+    // A special card (card-duel) says what it does.
+    card.effect ? h("span", { class: "card-effect" }, card.effect) : null,
   ];
 }
 

@@ -22,6 +22,7 @@ from server.rules.card_duel.events import (
     DuelCancelled,
     DuelEnded,
     DuelStarted,
+    EffectSuffered,
     FighterJoined,
     ItemGranted,
     PlayerEscaped,
@@ -275,7 +276,7 @@ def reveal(state: CardDuel, duel: Duel, cards: dict[str, Card], now: int) -> lis
     revealed = RoundRevealed(duel_id=duel.duel_id, round=duel.round, cards=shown, winners=winners)
     outcomes = resolve(state, duel, cards, winners, now)
     # A failed escape is only an outcome: the escaper suffers the other card, which has its event.
-    effects = [effect_event(duel.duel_id, o) for o in outcomes if o.effect in EFFECT_EVENTS]
+    effects = [effect_event(duel, o, cards) for o in outcomes if o.effect in EFFECT_EVENTS]
     ended = DuelEnded(
         duel_id=duel.duel_id,
         outcomes=[
@@ -311,11 +312,27 @@ def hit(state: CardDuel, card: Card, winner: str, loser: str, now: int) -> Outco
         return Outcome(winner, "escape", now + config.escape_immunity_s * 1000)
     if card.kind == "stun":
         return Outcome(loser, "stun", now + config.stun_s * 1000)
+    if card.kind == "special":
+        return Outcome(
+            loser, "special", None if card.effect_s is None else now + card.effect_s * 1000
+        )
     return Outcome(loser, card.kind)
 
 
-def effect_event(duel_id: str, outcome: Outcome) -> Fact:
-    player_id = outcome.player_id
+def effect_event(duel: Duel, outcome: Outcome, cards: dict[str, Card]) -> Fact:
+    """The event of an outcome; a struck player is struck by the opponent's card (`hit`)."""
+    duel_id, player_id = duel.duel_id, outcome.player_id
+    if outcome.effect == "special":
+        card = cards[duel.opponent(player_id)]
+        assert card.effect is not None  # a special card has its effect (CardSpec)
+        return EffectSuffered(
+            duel_id=duel_id,
+            player_id=player_id,
+            card_id=card.card_id,
+            effect=card.effect,
+            effect_s=card.effect_s,
+            until=iso_or_none(outcome.until),
+        )
     if outcome.effect == "wound":
         return PlayerWounded(duel_id=duel_id, player_id=player_id)
     if outcome.effect == "death":
@@ -325,7 +342,7 @@ def effect_event(duel_id: str, outcome: Outcome) -> Fact:
     return timed(duel_id=duel_id, player_id=player_id, until=iso(outcome.until))
 
 
-EFFECT_EVENTS = ("escape", "stun", "wound", "death")  # a failed escape is only an outcome
+EFFECT_EVENTS = ("escape", "stun", "wound", "death", "special")  # a failed escape: no event
 
 
 decide = Decider(

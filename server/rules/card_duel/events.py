@@ -1,6 +1,9 @@
 """The events of card-duel, as typed records, and the upcasters of their older lines.
 
-Times are ISO 8601 UTC strings with milliseconds, as written on the wire.
+Times are ISO 8601 UTC strings with milliseconds, as written on the wire. A card (`CardFace`)
+carries `effect` and `effect_s` only when it is `special`: every line written before special
+cards is a line today's server writes for a plain card, with the same meaning, so the events
+that carry cards kept their versions (`effect_suffered` is new, at version 1).
 """
 
 from typing import Literal
@@ -107,6 +110,19 @@ class PlayerKilled(Fact, frozen=True):
     player_id: str
 
 
+class EffectSuffered(Fact, frozen=True):
+    """A winning special card's effect on the player it beat (`card_id`: the card). `until` is
+    the duel's end + `effect_s`, or None for an effect with no time of its own."""
+
+    kind = "effect_suffered"
+    duel_id: str
+    player_id: str
+    card_id: str
+    effect: str
+    effect_s: int | None
+    until: str | None
+
+
 class PlayerHealed(Fact, frozen=True):
     kind = "player_healed"
     player_id: str
@@ -151,6 +167,7 @@ EVENTS = roster.EVENTS.extended(
         PlayerStunned,
         PlayerWounded,
         PlayerKilled,
+        EffectSuffered,
         PlayerHealed,
         CardGranted,
         ItemGranted,

@@ -12,6 +12,7 @@ from server.rules.card_duel.events import (
     DuelCancelled,
     DuelEnded,
     DuelStarted,
+    EffectSuffered,
     FighterJoined,
     ItemGranted,
     PlayerEscaped,
@@ -22,7 +23,15 @@ from server.rules.card_duel.events import (
     PlayerWounded,
     RoundRevealed,
 )
-from server.rules.card_duel.state import CardDuel, Config, Duel, Fighter, Outcome, Round
+from server.rules.card_duel.state import (
+    CardDuel,
+    Config,
+    Duel,
+    Fighter,
+    Outcome,
+    Round,
+    Suffered,
+)
 from server.rules.core import Event, Json, replacer
 from server.rules.events import UNSET, Fact
 
@@ -65,16 +74,27 @@ def start(state: CardDuel, fact: DuelStarted) -> CardDuel:
     deadline = None if fact.deadline is None else parse_iso(fact.deadline)
     players = (fact.challenger, fact.target)
     duel = Duel(fact.duel_id, players, fact.ranged, deadline, parse_iso(fact.leave_from))
-    challenger = state.fighters[fact.challenger]
+    challenger, target = state.fighters[fact.challenger], state.fighters[fact.target]
     immune_until = challenger.immune_until
     if immune_until is not None and immune_until > at:
         immune_until = at  # challenging ends one's own free leave
     return with_fighters(
         state,
-        new_fighter(challenger, duel_id=duel.duel_id, immune_until=immune_until),
-        new_fighter(state.fighters[fact.target], duel_id=duel.duel_id),
+        new_fighter(
+            challenger,
+            duel_id=duel.duel_id,
+            immune_until=immune_until,
+            suffered=still_suffered(challenger, at),
+        ),
+        new_fighter(target, duel_id=duel.duel_id, suffered=still_suffered(target, at)),
         duels={**state.duels, duel.duel_id: duel},
     )
+
+
+def still_suffered(fighter: Fighter, at: int) -> Suffered | None:
+    """A special effect outlives a new duel only while its time runs: an untimed one ends."""
+    suffered = fighter.suffered
+    return None if suffered is None or suffered.lapsed(at) else suffered
 
 
 def picked(state: CardDuel, fact: CardPicked) -> CardDuel:
@@ -123,6 +143,11 @@ def finish(state: CardDuel, duel_id: str, outcomes: tuple[Outcome, ...]) -> Card
     return with_fighters(state, *freed, duels=duels, last_duels=last)
 
 
+def suffered(fact: EffectSuffered) -> Suffered:
+    until = None if fact.until is None else parse_iso(fact.until)
+    return Suffered(fact.effect, until, fact.card_id)
+
+
 Change = Callable[[CardDuel, Any], CardDuel]
 
 
@@ -138,6 +163,7 @@ FIGHTER_EFFECTS: dict[type[Fact], Callable[[Fighter, Any], Fighter]] = {
     PlayerStunned: lambda f, e: new_fighter(f, stunned_until=parse_iso(e.until)),
     PlayerWounded: lambda f, e: new_fighter(f, wounded=True),
     PlayerKilled: lambda f, e: new_fighter(f, alive=False),
+    EffectSuffered: lambda f, e: new_fighter(f, suffered=suffered(e)),
     PlayerHealed: lambda f, e: new_fighter(f, wounded=False),
     CardGranted: lambda f, e: new_fighter(f, cards=(*f.cards, Card.load(e.card))),
     ItemGranted: lambda f, e: new_fighter(f, items=(*f.items, e.item)),

@@ -23,6 +23,20 @@ class Config(BaseModel):
 
 
 @dataclass(frozen=True, slots=True)
+class Suffered:
+    """What a winning special card did to the fighter it beat: words their phone shows, until a
+    time or (untimed) until their next duel starts; people apply it, the server nothing."""
+
+    text: str
+    until: int | None
+    card_id: str
+
+    def lapsed(self, now: int) -> bool:
+        """Whether a duel starting at `now` ends it: untimed, or its time is up."""
+        return self.until is None or now >= self.until
+
+
+@dataclass(frozen=True, slots=True)
 class Fighter:
     player_id: str
     cards: tuple[Card, ...]
@@ -32,6 +46,7 @@ class Fighter:
     immune_until: int | None = None
     items: tuple[str, ...] = ()
     duel_id: str | None = None
+    suffered: Suffered | None = None  # the latest special card's effect
 
     def card(self, card_id: str) -> Card | None:
         for card in self.cards:
@@ -53,7 +68,7 @@ class Round:
     winners: tuple[str, ...]
 
 
-Effect = Literal["escape", "escape_failed", "stun", "wound", "death", "cancelled"]
+Effect = Literal["escape", "escape_failed", "stun", "wound", "death", "special", "cancelled"]
 
 
 @dataclass(frozen=True, slots=True)

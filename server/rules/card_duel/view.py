@@ -5,7 +5,7 @@ from collections.abc import Iterator
 from server.clock import iso, iso_or_none
 from server.rules.card_duel.cards import why
 from server.rules.card_duel.offers import offers
-from server.rules.card_duel.state import CardDuel, Duel, Fighter
+from server.rules.card_duel.state import CardDuel, Duel, Fighter, Outcome
 from server.rules.core import Event, Json, Member, mentioned
 from server.rules.offers import may
 from server.rules.roster import MEMBER_ROWS, game_view, member_view, onlooker_view
@@ -140,11 +140,13 @@ LIFECYCLE = ("game_started", "game_ended")
 
 
 def status(fighter: Fighter) -> Json:
+    suffered = fighter.suffered
     return {
         "alive": fighter.alive,
         "wounded": fighter.wounded,
         "stunned_until": iso_or_none(fighter.stunned_until),
         "immune_until": iso_or_none(fighter.immune_until),
+        "effect": suffered and {"text": suffered.text, "until": iso_or_none(suffered.until)},
         "items": list(fighter.items),
         "cards": [card.dump() for card in fighter.cards],
     }
@@ -175,11 +177,17 @@ def my_last_duel(state: CardDuel, duel: Duel, me: str) -> Json:
         "duel_id": duel.duel_id,
         "opponent": opponent(state, duel, me),
         "rounds": rounds(duel),
-        "outcomes": [
-            {"player_id": o.player_id, "effect": o.effect, "until": iso_or_none(o.until)}
-            for o in duel.outcomes
-        ],
+        "outcomes": [outcome(duel, o) for o in duel.outcomes],
     }
+
+
+def outcome(duel: Duel, o: Outcome) -> Json:
+    """An outcome as both duellists see it; a special one with the words of the card that
+    struck: the opponent's in the last round (see decide's `hit`)."""
+    shown = {"player_id": o.player_id, "effect": o.effect, "until": iso_or_none(o.until)}
+    if o.effect == "special":
+        shown["text"] = duel.rounds[-1].cards[duel.opponent(o.player_id)].effect
+    return shown
 
 
 def rounds(duel: Duel) -> list[Json]:

@@ -37,8 +37,11 @@ LENGTHS: dict[str, tuple[Length, ...]] = {
     "speak": ("instant",),
     "other": ("long", "short", "instant"),
 }
-# Whoever did one of these this round is too busy to parry: ZO only.
-NO_PARRY = frozenset({"reload", "change_weapon", "cast"})
+# Whoever did one of these this round is too busy to parry: ZO only; so is one who stowed its
+# weapon to change it (one who dropped it may parry with the new one).
+NO_PARRY = frozenset({"reload", "cast"})
+# The movement actions: the short move goes with anything but these (a flight is a sprint).
+MOVING = frozenset({"sprint", "crawl", "retreat"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,6 +51,7 @@ class RoundActions:
     instants: tuple[str, ...] = ()
     attacks: int = 0  # all attacks of a round are one long action
     defences: int = 0  # active defences used
+    stowed: bool = False  # a weapon was changed and the old one stowed: no active defence
 
     def refusal(self, action: str, length: Length) -> tuple[str, str] | None:
         """Why this action does not fit the round any more (a code and a sentence), or None."""
@@ -58,6 +62,11 @@ class RoundActions:
             return "no_action_left", "one long action or up to two short ones a round"
         if action == "short_move" and "short_move" in self.instants:
             return "already_moved", "one short move a round"
+        taken = {self.long, *self.shorts}
+        if action == "short_move" and MOVING & taken:
+            return "moving", "no short move beside a movement action"
+        if action in MOVING and "short_move" in self.instants:
+            return "moving", "no movement action after a short move"
         return None
 
     def attack_refusal(self, attacks_per_round: int) -> tuple[str, str] | None:
@@ -67,21 +76,23 @@ class RoundActions:
             return "no_attack_left", f"{attacks_per_round} attack(s) a round"
         return None
 
-    def took(self, action: str, length: Length) -> "RoundActions":
+    def took(self, action: str, length: Length, dropped: bool = False) -> "RoundActions":
+        stowed = self.stowed or (action == "change_weapon" and not dropped)
         if length == "long":
-            return replace(self, long=action)
+            return replace(self, long=action, stowed=stowed)
         if length == "short":
-            return replace(self, shorts=(*self.shorts, action))
-        return replace(self, instants=(*self.instants, action))
+            return replace(self, shorts=(*self.shorts, action), stowed=stowed)
+        return replace(self, instants=(*self.instants, action), stowed=stowed)
 
     def may_parry(self, defences_per_round: int) -> bool:
         """Active defence: nothing done yet, one short action, or attacking; once a round unless
         granted more. Not after a sprint or other long action, two short actions, reloading,
-        changing weapons or casting."""
+        stowing a weapon to change it, or casting."""
         return (
             self.defences < defences_per_round
             and self.long is None
             and len(self.shorts) < 2
+            and not self.stowed
             and not NO_PARRY & {*self.shorts, *self.instants}
         )
 

@@ -5,7 +5,7 @@ from typing import Literal
 
 from server.rules.core import Json
 from server.rules.dice_combat import dice
-from server.rules.dice_combat.combatant import Combatant
+from server.rules.dice_combat.combatant import Combatant, Hand
 from server.rules.dice_combat.dice import Roll
 
 Modifier = Literal[
@@ -81,13 +81,17 @@ def bonuses(situation: Situation, defence: Defence) -> list[Bonus]:
     return applied
 
 
-def attack_number(attacker: Combatant, ranged: bool, applied: list[Bonus]) -> int:
-    return attacker.attack_number(ranged) + sum(b.attack for b in applied)
+def attack_number(
+    attacker: Combatant, ranged: bool, applied: list[Bonus], hand: Hand = "first"
+) -> int:
+    return attacker.attack_number(ranged, hand) + sum(b.attack for b in applied)
 
 
-def defence_number(target: Combatant, defence: Defence, ranged: bool, applied: list[Bonus]) -> int:
-    """Before the defender's d6: ZO when passive; OČ when active, but a weapon does not parry
-    missiles (ZO + shield); 0 when helpless."""
+def defence_number(
+    target: Combatant, defence: Defence, ranged: bool, applied: list[Bonus], hand: Hand = "first"
+) -> int:
+    """Before the defender's d6: ZO when passive; OČ with the parrying weapon (`hand`) when
+    active, but a weapon does not parry missiles (ZO + shield); 0 when helpless."""
     if defence == "helpless":
         base = 0
     elif defence == "passive":
@@ -95,7 +99,7 @@ def defence_number(target: Combatant, defence: Defence, ranged: bool, applied: l
     elif ranged:
         base = target.base_defence + target.shield
     else:
-        base = target.defence_number
+        base = target.defence_number(hand)
     return base + sum(b.defence for b in applied)
 
 
@@ -130,7 +134,7 @@ def resolve(
     their_sixes = defence_roll.sixes if defence_roll else 0
     if dice.hits(attack, defence):
         damage = dice.damage(attack, defence, 0 if flat else weapon_damage)
-        if flat:  # a flat blow never makes a critical
+        if flat or damage <= 0:  # a flat blow, or one that did not wound, makes no critical
             return Outcome(attack, defence, True, damage, None, 0)
         if helpless and not ranged:  # the automatic critical of a helpless target
             return Outcome(attack, defence, True, damage, "helpless", 0)

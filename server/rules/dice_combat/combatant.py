@@ -9,6 +9,22 @@ from server.rules.core import Json
 from server.rules.keyed import keyed
 
 Size = Literal["A", "B", "C", "D", "E"]  # A small, B a human, C a horse, D a giant, E a dragon
+Hand = Literal["first", "second"]  # which of a combatant's two weapons
+# The numbers an item may change for some rounds.
+BoostField = Literal[
+    "str",
+    "agi",
+    "armour",
+    "shield",
+    "movement",
+    "athletics",
+    "endurance",
+    "attacks_per_round",
+    "initiative_bonus",
+    "weapon_attack",
+    "weapon_damage",
+    "weapon_defence",
+]
 Condition = Literal["up", "fainted", "dead"]
 
 Bonus = Field(default=0, ge=-20, le=30)
@@ -81,6 +97,20 @@ class Sprint:
         return {"rounds": self.rounds, "used": self.used}
 
 
+@dataclass(frozen=True, slots=True)
+class Boost:
+    """A number changed by an item for some rounds: undone at the start of `until_round`."""
+
+    field: BoostField
+    by: int
+    until_round: int
+
+    def dump(self) -> Json:
+        return {"field": self.field, "by": self.by, "until_round": self.until_round}
+
+
+WEAPON = "weapon_"  # a number of the first weapon: weapon_attack, weapon_damage, weapon_defence
+
 # The numbers of a sheet, by their wire names; `str` is a Python builtin, hence `strength` inside.
 NUMBERS = (
     "str",
@@ -121,24 +151,32 @@ class Combatant:
     bleeds: bool
     attacks_per_round: int  # granted several attacks, it has as many active defences
     initiative_bonus: int  # spells and curses; skills never count
+    second_weapon: Weapon | None = None  # held in the other hand
     dead: bool = False
     fainted: bool = False
     wounds: tuple[Wound, ...] = ()
     sprint: Sprint | None = None
+    boosts: tuple[Boost, ...] = ()  # an item's changes in force (the numbers include them)
 
     @property
     def base_defence(self) -> int:
         """ZO: armour and reflexes, always there."""
         return self.armour + self.agi
 
-    @property
-    def defence_number(self) -> int:
-        """OČ: ZO with the weapon's defence and the shield, when defending actively in melee."""
-        return self.base_defence + self.weapon.defence + self.shield
+    def held(self, hand: Hand) -> Weapon | None:
+        """The weapon in that hand (none in the second, unless it holds two)."""
+        return self.weapon if hand == "first" else self.second_weapon
 
-    def attack_number(self, ranged: bool) -> int:
+    def defence_number(self, hand: Hand = "first") -> int:
+        """OČ: ZO with one weapon's defence (never both) and the shield, when defending actively
+        in melee."""
+        weapon = self.held(hand) or Weapon()
+        return self.base_defence + weapon.defence + self.shield
+
+    def attack_number(self, ranged: bool, hand: Hand = "first") -> int:
         """ÚČ: str with the weapon in melee, agi when shooting or throwing."""
-        return (self.agi if ranged else self.strength) + self.weapon.attack
+        weapon = self.held(hand) or Weapon()
+        return (self.agi if ranged else self.strength) + weapon.attack
 
     @property
     def condition(self) -> Condition:
@@ -149,11 +187,18 @@ class Combatant:
         return not self.dead and not self.fainted
 
     def number(self, field: str) -> int:
-        value: int = getattr(self, "strength" if field == "str" else field)
+        if field.startswith(WEAPON):
+            value: int = getattr(self.weapon, field.removeprefix(WEAPON))
+        else:
+            value = getattr(self, "strength" if field == "str" else field)
         return value
 
     def with_number(self, field: str, value: int) -> "Combatant":
-        changes: dict[str, Any] = {"strength" if field == "str" else field: value}
+        """The combatant with one number of its sheet (or of its first weapon) changed."""
+        changes: dict[str, Any] = {field.removeprefix(WEAPON): value}
+        if field.startswith(WEAPON):
+            return replace(self, weapon=replace(self.weapon, **changes))
+        changes = {"strength" if field == "str" else field: value}
         return replace(self, **changes)
 
     def sheet(self) -> Json:
@@ -165,6 +210,7 @@ class Combatant:
             "player_id": self.player_id,
             **{field: self.number(field) for field in NUMBERS},
             "weapon": self.weapon.dump(),
+            "second_weapon": None if self.second_weapon is None else self.second_weapon.dump(),
             "size": self.size,
             "bleeds": self.bleeds,
         }
@@ -175,8 +221,9 @@ class Combatant:
             **self.sheet(),
             "condition": self.condition,
             "base_defence": self.base_defence,
-            "defence_number": self.defence_number,
+            "defence_number": self.defence_number(),
             "attack_number": self.attack_number(self.weapon.ranged),
+            "boosts": [boost.dump() for boost in self.boosts],
             "wounds": keyed((wound.dump() for wound in self.wounds), "wound_id"),
             "sprint": None if self.sprint is None else self.sprint.dump(),
         }

@@ -3,12 +3,12 @@ to a combatant may also `roll` that combatant's own attack or defence."""
 
 from typing import ClassVar, Literal, Self
 
-from pydantic import Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from server.rules.core import ORGANIZER, ORGANIZER_OR_PLAYER, Command, Id, Role
 from server.rules.dice_combat.actions import LENGTHS, Action, Length
 from server.rules.dice_combat.attack import Cover, Modifier
-from server.rules.dice_combat.combatant import Size, WeaponSpec
+from server.rules.dice_combat.combatant import BoostField, Hand, Size, WeaponSpec
 
 Text = Field(min_length=1, max_length=40, pattern=r"\S")
 Reason = Field(min_length=1, max_length=200, pattern=r"\S")
@@ -39,6 +39,7 @@ class AddCombatant(Command):
     armour: int = number(0, 0, 30)
     shield: int = number(0, 0, 30)
     weapon: WeaponSpec = Field(default_factory=WeaponSpec)
+    second_weapon: WeaponSpec | None = None  # in the other hand
     size: Size = "B"
     bleeds: bool = True
     attacks_per_round: int = number(1, 1, 10)
@@ -70,12 +71,52 @@ class EndFight(Command):
     roles: ClassVar[frozenset[Role]] = GM
 
 
+# The numbers a check may add.
+SkillField = Literal["str", "agi", "movement", "athletics", "endurance", "stamina", "first_aid"]
+
+
+class Check(Command):
+    """A perception roll (Postřeh) or any other skill check the GM asks for: each combatant
+    rolls an exploding d6 + a sheet number (if any) + `value` against `difficulty`."""
+
+    roles: ClassVar[frozenset[Role]] = GM
+    combatants: list[str] = Ids
+    kind: Literal["perception", "skill"] = "perception"
+    name: str = Field(default="", max_length=40)
+    field: SkillField | None = None
+    value: int = number(0)
+    difficulty: int = number(0, 0, 99)
+
+
+class ItemEffect(BaseModel):
+    """What an item (a potion) does at the start of the next round."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+    target_id: str | None = Field(default=None, min_length=1, max_length=64)  # None: the user
+    heal: int = number(0, 0, 999)  # lives restored, up to the maximum
+    treat: bool = False  # the bleeding stopped
+    field: BoostField | None = None  # a number changed
+    by: int = number(0, -30, 30)
+    rounds: int = number(1, 1, 20)  # for so many rounds
+
+    @model_validator(mode="after")
+    def does_something(self) -> Self:
+        if not (self.heal or self.treat or self.field):
+            raise ValueError("an effect heals, treats or changes a number")
+        if (self.field is None) != (self.by == 0):
+            raise ValueError("a changed number needs `field` and a `by` other than 0")
+        return self
+
+
 class Act(Command):
     roles: ClassVar[frozenset[Role]] = GM
     combatant_id: str = Id
     action: Action
     length: Length | None = None  # None: the action's usual length
     weapon: WeaponSpec | None = None  # the new weapon, for change_weapon only
+    hand: Hand = "first"  # which weapon change_weapon replaces
+    drop: bool = False  # change_weapon: the old one is dropped, not stowed
+    effect: ItemEffect | None = None  # use_item only
     note: str = Field(default="", max_length=200)
 
     @model_validator(mode="after")
@@ -83,8 +124,13 @@ class Act(Command):
         if self.length is not None and self.length not in LENGTHS[self.action]:
             allowed = " or ".join(LENGTHS[self.action])
             raise ValueError(f"{self.action} is {allowed}, not {self.length}")
-        if (self.weapon is not None) != (self.action == "change_weapon"):
+        changing = self.action == "change_weapon"
+        if (self.weapon is not None) != changing:
             raise ValueError("a weapon goes with change_weapon, and change_weapon needs one")
+        if not changing and (self.drop or self.hand != "first"):
+            raise ValueError("hand and drop go with change_weapon only")
+        if self.effect is not None and self.action != "use_item":
+            raise ValueError("an effect goes with use_item only")
         return self
 
     @property
@@ -99,6 +145,8 @@ class DeclareAttack(Command):
     ranged: bool | None = None  # None: as the attacker's weapon is
     flat: bool = False
     defence: Literal["auto", "active", "passive"] = "auto"
+    weapon: Hand = "first"  # the attacker's
+    defence_weapon: Hand = "first"  # the target's, should it parry
     modifiers: list[Modifier] = Field(default_factory=list, max_length=10)
     cover: Cover = "none"
     attackers: int = number(1, 1, 3)
@@ -218,4 +266,5 @@ COMMANDS: dict[str, type[Command]] = {
     "first_aid": FirstAid,
     "stop_bleeding": StopBleeding,
     "correct": Correct,
+    "check": Check,
 }

@@ -2,13 +2,14 @@
 
 from server.rules import roster
 from server.rules.core import Context, RuleError
-from server.rules.dice_combat import care, chase, checks, correction, fight, strike
+from server.rules.dice_combat import care, chase, checks, correction, fight, skills, strike
 from server.rules.dice_combat.commands import (
     Act,
     AddCombatant,
     BeginFight,
     CancelAttack,
     ChaseRound,
+    Check,
     Correct,
     DeclareAttack,
     EndChase,
@@ -91,6 +92,11 @@ def add(story: Story[DiceCombat], command: AddCombatant, ctx: Context) -> None:
         attacks_per_round=command.attacks_per_round,
         initiative_bonus=command.initiative_bonus,
         weapon=WeaponFace(**command.weapon.model_dump()),
+        second_weapon=(
+            None
+            if command.second_weapon is None
+            else WeaponFace(**command.second_weapon.model_dump())
+        ),
         size=command.size,
         bleeds=command.bleeds,
     )
@@ -123,6 +129,7 @@ decide = Decider(
         FirstAid: running(care.first_aid),
         StopBleeding: running(care.stop_bleeding),
         Rest: running(care.rest),
+        Check: running(skills.check),
     },
     evolve=evolve,
     lifecycle=Lifecycle(ending=ending),

@@ -1,6 +1,11 @@
-"""The events of dice-combat, as typed records (docs/protocol.md, "Events (payloads)").
+"""The events of dice-combat, as typed records (docs/protocol.md, "Events (payloads)"), and the
+upcasters of their older lines.
 
-Every kind is at version 1: no line of this ruleset has changed shape since it was first written.
+Version 2 of `combatant_added`, `fight_started`, `action_taken` and `attack_declared` came with
+the second reading of the seed (two weapons, the plain fight of everybody surprised, dropped
+weapons and items with an effect): an older line held one weapon, named its surprised as they
+were, dropped nothing and had no effect, and is read so.
+
 `number_corrected` names a combatant or a chase (exactly one of the two keys is written), and
 carries `dead` and `fainted` for a correction of lives only: those are shapes of today's lines,
 not keys older lines lack, so they are fields a line may leave out rather than upcasts.
@@ -13,8 +18,8 @@ import msgspec
 from server.rules import roster
 from server.rules.dice_combat.actions import Action, Length
 from server.rules.dice_combat.attack import Critical, Defence
-from server.rules.dice_combat.combatant import Size
-from server.rules.dice_combat.commands import CombatantField
+from server.rules.dice_combat.combatant import BoostField, Hand, Size
+from server.rules.dice_combat.commands import CombatantField, SkillField
 from server.rules.events import UNSET, Fact, Json, Unset
 
 
@@ -53,6 +58,29 @@ class BonusFace(Face, frozen=True):
     defence: int
 
 
+class EffectFace(Face, frozen=True):
+    """An item's effect, as `use_item` carried it, its target named."""
+
+    target_id: str
+    heal: int
+    treat: bool
+    field: BoostField | None
+    by: int
+    rounds: int
+
+
+class CheckRoll(Face, frozen=True):
+    """One combatant's roll of a check: an exploding d6 + `number` (its sheet's) + the check's
+    value."""
+
+    combatant_id: str
+    dice: list[int]
+    sixes: int
+    number: int
+    total: int
+    success: bool
+
+
 class Distance(Face, frozen=True):
     """How far one runner of a chase got in a round."""
 
@@ -70,6 +98,7 @@ class CombatantAdded(Fact, frozen=True):
     """The sheet as the GM wrote it; `str` on the wire (a Python builtin, hence `strength`)."""
 
     kind = "combatant_added"
+    version = 2
     combatant_id: str
     name: str
     side: str
@@ -88,6 +117,7 @@ class CombatantAdded(Fact, frozen=True):
     attacks_per_round: int
     initiative_bonus: int
     weapon: WeaponFace
+    second_weapon: WeaponFace | None
     size: Size
     bleeds: bool
 
@@ -194,11 +224,28 @@ class NumberCorrected(Fact, frozen=True, kw_only=True):
 # -- the fight -----------------------------------------------------------------------------------
 
 
+class CheckRolled(Fact, frozen=True):
+    kind = "check_rolled"
+    check_id: str
+    check: Literal["perception", "skill"] = msgspec.field(name="kind")  # `kind` names the event
+    name: str
+    field: SkillField | None
+    value: int
+    difficulty: int
+    rolls: list[CheckRoll]
+    chance: Json | Unset = UNSET
+
+
 class FightStarted(Fact, frozen=True):
+    """`everyone_surprised`: every side was named surprised, so nobody is (`surprised` is
+    empty): a plain fight."""
+
     kind = "fight_started"
+    version = 2
     fight_id: str
     combatants: list[str]
     surprised: list[str]
+    everyone_surprised: bool
 
 
 class CombatantJoinedFight(Fact, frozen=True):
@@ -233,13 +280,43 @@ class TurnStarted(Fact, frozen=True):
 
 class ActionTaken(Fact, frozen=True):
     kind = "action_taken"
+    version = 2
     fight_id: str
     round: int
     combatant_id: str
     action: Action
     length: Length
     weapon: WeaponFace | None  # the new weapon of a change_weapon
+    hand: Hand  # the hand whose weapon changed ("first" for any other action)
+    dropped: bool  # the old weapon dropped, not stowed: the active defence stays
+    effect: EffectFace | None  # an item's, taking effect at the start of the next round
     note: str
+
+
+class ItemTookEffect(Fact, frozen=True):
+    """An item used last round works: lives restored (`healed`, up to the maximum), bleeding
+    stopped (`wound_ids`), a number changed by `by` until the start of `until_round`."""
+
+    kind = "item_took_effect"
+    fight_id: str
+    round: int
+    combatant_id: str  # who used it
+    target_id: str
+    healed: int
+    lives: int
+    wound_ids: list[str]
+    field: BoostField | None
+    by: int
+    until_round: int | None
+
+
+class ItemWoreOff(Fact, frozen=True):
+    kind = "item_wore_off"
+    fight_id: str
+    round: int
+    combatant_id: str
+    field: BoostField
+    by: int  # as it was changed: now taken back
 
 
 class FlightRolled(Fact, frozen=True):
@@ -258,6 +335,7 @@ class AttackDeclared(Fact, frozen=True):
     where it does not count (docs/protocol.md)."""
 
     kind = "attack_declared"
+    version = 2
     attack_id: str
     fight_id: str
     round: int
@@ -267,6 +345,8 @@ class AttackDeclared(Fact, frozen=True):
     flat: bool
     free: bool
     defence: Defence
+    weapon: Hand  # the attacker's
+    defence_weapon: Hand  # the target's (it parries with it when its defence is active)
     weapon_damage: int
     attack_number: int
     defence_number: int
@@ -346,6 +426,23 @@ class ChaseEnded(Fact, frozen=True):
     exhausted: list[str]
 
 
+def upcast_combatant_added_v1_v2(data: Json) -> Json:
+    return {**data, "second_weapon": None}
+
+
+def upcast_fight_started_v1_v2(data: Json) -> Json:
+    """Before v2 the surprised were taken as named, everybody included: the fight replays so."""
+    return {**data, "everyone_surprised": False}
+
+
+def upcast_action_taken_v1_v2(data: Json) -> Json:
+    return {**data, "hand": "first", "dropped": False, "effect": None}
+
+
+def upcast_attack_declared_v1_v2(data: Json) -> Json:
+    return {**data, "weapon": "first", "defence_weapon": "first"}
+
+
 EVENTS = roster.EVENTS.extended(
     [
         CombatantAdded,
@@ -360,12 +457,15 @@ EVENTS = roster.EVENTS.extended(
         SprintStarted,
         FirstAidRolled,
         NumberCorrected,
+        CheckRolled,
         FightStarted,
         CombatantJoinedFight,
         RoundStarted,
         InitiativeRolled,
         TurnStarted,
         ActionTaken,
+        ItemTookEffect,
+        ItemWoreOff,
         FlightRolled,
         AttackDeclared,
         AttackRolled,
@@ -376,5 +476,11 @@ EVENTS = roster.EVENTS.extended(
         ChaseStarted,
         ChaseRolled,
         ChaseEnded,
-    ]
+    ],
+    {
+        ("combatant_added", 1): upcast_combatant_added_v1_v2,
+        ("fight_started", 1): upcast_fight_started_v1_v2,
+        ("action_taken", 1): upcast_action_taken_v1_v2,
+        ("attack_declared", 1): upcast_attack_declared_v1_v2,
+    },
 )

@@ -10,7 +10,7 @@ from server.rules import roster
 from server.rules.core import Event, Json
 from server.rules.dice_combat.actions import Length, RoundActions
 from server.rules.dice_combat.attack import Bonus
-from server.rules.dice_combat.combatant import Combatant, Sprint, Weapon, Wound
+from server.rules.dice_combat.combatant import Boost, Combatant, Sprint, Weapon, Wound
 from server.rules.dice_combat.dice import Roll
 from server.rules.dice_combat.events import (
     ActionTaken,
@@ -22,6 +22,7 @@ from server.rules.dice_combat.events import (
     ChaseEnded,
     ChaseRolled,
     ChaseStarted,
+    CheckRolled,
     CombatantAdded,
     CombatantDied,
     CombatantFainted,
@@ -36,6 +37,8 @@ from server.rules.dice_combat.events import (
     FlightRolled,
     InitiativeFace,
     InitiativeRolled,
+    ItemTookEffect,
+    ItemWoreOff,
     NumberCorrected,
     RoundStarted,
     SprintStarted,
@@ -45,7 +48,7 @@ from server.rules.dice_combat.events import (
     WoundOpened,
 )
 from server.rules.dice_combat.initiative import Initiative
-from server.rules.dice_combat.state import RECENT, Attack, Chase, Config, DiceCombat, Fight
+from server.rules.dice_combat.state import RECENT, Attack, Chase, Config, DiceCombat, Fight, Used
 from server.rules.events import Fact
 
 
@@ -98,6 +101,7 @@ def added(state: DiceCombat, fact: CombatantAdded) -> DiceCombat:
         armour=fact.armour,
         shield=fact.shield,
         weapon=weapon(fact.weapon),
+        second_weapon=None if fact.second_weapon is None else weapon(fact.second_weapon),
         size=fact.size,
         bleeds=fact.bleeds,
         attacks_per_round=fact.attacks_per_round,
@@ -114,9 +118,14 @@ def ran(state: DiceCombat, combatant_id: str) -> DiceCombat:
 
 
 def took(
-    state: DiceCombat, fight: Fight, combatant_id: str, action: str, length: Length
+    state: DiceCombat,
+    fight: Fight,
+    combatant_id: str,
+    action: str,
+    length: Length,
+    dropped: bool = False,
 ) -> DiceCombat:
-    done = fight.done(combatant_id).took(action, length)
+    done = fight.done(combatant_id).took(action, length, dropped)
     return with_fight(state, replace(fight, actions={**fight.actions, combatant_id: done}))
 
 
@@ -136,12 +145,6 @@ def corrected_number(who: Combatant, fact: NumberCorrected) -> Combatant:
         return replace(
             who, lives=value, dead=dead, fainted=fact.fainted, wounds=() if dead else who.wounds
         )
-    if field == "weapon_attack":
-        return replace(who, weapon=replace(who.weapon, attack=value))
-    if field == "weapon_damage":
-        return replace(who, weapon=replace(who.weapon, damage=value))
-    if field == "weapon_defence":
-        return replace(who, weapon=replace(who.weapon, defence=value))
     if field == "sprint_rounds":
         return replace(who, sprint=replace(who.sprint or Sprint(value), rounds=value))
     if field == "sprint_used":
@@ -168,8 +171,48 @@ def chase_ended(state: DiceCombat, fact: ChaseEnded) -> DiceCombat:
 
 
 def fight_started(state: DiceCombat, fact: FightStarted) -> DiceCombat:
-    fight = Fight(fact.fight_id, tuple(fact.combatants), frozenset(fact.surprised))
+    fight = Fight(
+        fact.fight_id,
+        tuple(fact.combatants),
+        frozenset(fact.surprised),  # as written: a v1 line may name everybody
+        fact.everyone_surprised,
+    )
     return replace(state, fight=fight)
+
+
+def check_rolled(state: DiceCombat, fact: CheckRolled) -> DiceCombat:
+    return replace(state, checks=(*state.checks, msgspec.to_builtins(fact))[-RECENT:])
+
+
+def item_took_effect(state: DiceCombat, fact: ItemTookEffect) -> DiceCombat:
+    who = state.combatants[fact.target_id]
+    wounds = tuple(w for w in who.wounds if w.wound_id not in fact.wound_ids)
+    # Lives restored bring a fainted combatant to (decide leaves the dead be).
+    who = replace(who, lives=fact.lives, wounds=wounds, fainted=who.fainted and fact.lives <= 0)
+    if fact.field is not None and fact.until_round is not None:
+        boost = Boost(fact.field, fact.by, fact.until_round)
+        who = who.with_number(fact.field, who.number(fact.field) + fact.by)
+        who = replace(who, boosts=(*who.boosts, boost))
+    state = with_combatant(state, who)
+    if state.fight is None:
+        return state
+    used = list(state.fight.used)
+    for index, item in enumerate(used):  # the first of that user's items for that target
+        if item.combatant_id == fact.combatant_id and item.effect.target_id == fact.target_id:
+            del used[index]
+            break
+    return with_fight(state, replace(state.fight, used=tuple(used)))
+
+
+def item_wore_off(state: DiceCombat, fact: ItemWoreOff) -> DiceCombat:
+    who = state.combatants[fact.combatant_id]
+    boosts = list(who.boosts)
+    for index, boost in enumerate(boosts):
+        if boost.field == fact.field and boost.by == fact.by:
+            del boosts[index]
+            break
+    who = who.with_number(fact.field, who.number(fact.field) - fact.by)
+    return with_combatant(state, replace(who, boosts=tuple(boosts)))
 
 
 def first_aid_rolled(state: DiceCombat, fact: FirstAidRolled) -> DiceCombat:
@@ -222,9 +265,17 @@ def turn_started(state: DiceCombat, fight: Fight, fact: TurnStarted) -> DiceComb
 
 def action_taken(state: DiceCombat, fight: Fight, fact: ActionTaken) -> DiceCombat:
     who = fact.combatant_id
-    state = took(state, fight, who, fact.action, fact.length)
+    if fact.effect is not None:
+        fight = replace(fight, used=(*fight.used, Used(who, fact.effect)))
+    state = took(state, fight, who, fact.action, fact.length, fact.dropped)
     if fact.weapon is not None:
-        state = with_combatant(state, replace(state.combatants[who], weapon=weapon(fact.weapon)))
+        new = weapon(fact.weapon)
+        holder = state.combatants[who]
+        if fact.hand == "first":
+            holder = replace(holder, weapon=new)
+        else:
+            holder = replace(holder, second_weapon=new)
+        state = with_combatant(state, holder)
     return ran(state, who) if fact.action == "sprint" else state
 
 
@@ -261,6 +312,8 @@ def attack_declared(state: DiceCombat, fight: Fight, fact: AttackDeclared) -> Di
         flat=fact.flat,
         free=fact.free,
         defence=fact.defence,
+        weapon=fact.weapon,
+        defence_weapon=fact.defence_weapon,
         weapon_damage=fact.weapon_damage,
         attack_number=fact.attack_number,
         defence_number=fact.defence_number,
@@ -333,6 +386,9 @@ CHANGES: dict[type[Fact], Change] = {
     CombatantAdded: added,
     NumberCorrected: corrected,
     FightStarted: fight_started,
+    CheckRolled: check_rolled,
+    ItemTookEffect: item_took_effect,
+    ItemWoreOff: item_wore_off,
     ChaseStarted: chase_started,
     ChaseRolled: chase_rolled,
     ChaseEnded: chase_ended,

@@ -4,7 +4,7 @@ from dataclasses import replace
 from typing import Literal
 
 from server.rules.core import Context, RuleError
-from server.rules.dice_combat import checks, dice
+from server.rules.dice_combat import checks, dice, items
 from server.rules.dice_combat.commands import Act, BeginFight, EndFight, Flee, JoinFight, NextTurn
 from server.rules.dice_combat.events import (
     ActionTaken,
@@ -37,10 +37,15 @@ def begin(story: Story[DiceCombat], command: BeginFight, ctx: Context) -> None:
         checks.alive(story.state, combatant_id)
     if not set(command.surprised) <= set(command.combatants):
         raise RuleError("invalid", "surprised: only those who take part can be surprised")
+    surprised = set(command.surprised)
+    sides = {story.state.combatants[c].side for c in command.combatants}
+    # Every side caught unawares is no surprise at all: a plain fight.
+    everyone = bool(surprised) and sides == {story.state.combatants[c].side for c in surprised}
     started = FightStarted(
         fight_id=ctx.new_id("f"),
         combatants=command.combatants,
-        surprised=sorted(set(command.surprised)),
+        surprised=[] if everyone else sorted(surprised),
+        everyone_surprised=everyone,
     )
     story.tell(started)
     next_round(story, ctx)
@@ -72,13 +77,16 @@ def end(story: Story[DiceCombat], reason: EndReason) -> None:
     fight = checks.fight(story.state)
     for attack_id in fight.attacks:
         story.tell(AttackCancelled(attack_id=attack_id, reason=reason))
+    items.end_of_fight(story, fight)
     story.tell(FightEnded(fight_id=fight.fight_id, reason=reason))
 
 
 def next_round(story: Story[DiceCombat], ctx: Context) -> None:
-    """A new round: critical wounds bleed, initiative is rolled, the first turn starts."""
+    """A new round: items work or wear off, critical wounds bleed, initiative is rolled, the
+    first turn starts."""
     fight = checks.fight(story.state)
     story.tell(RoundStarted(fight_id=fight.fight_id, round=fight.round + 1))
+    items.start_of_round(story, checks.fight(story.state))
     for combatant_id, combatant in story.state.combatants.items():
         for wound in combatant.wounds:
             bleed(story, ctx, combatant_id, wound)
@@ -170,6 +178,9 @@ def act(story: Story[DiceCombat], command: Act, ctx: Context) -> None:
         action=command.action,
         length=length,
         weapon=None if command.weapon is None else WeaponFace(**command.weapon.model_dump()),
+        hand=command.hand,
+        dropped=command.drop,
+        effect=items.effect_of(story.state, who, command.effect),
         note=command.note,
     )
     story.tell(taken)

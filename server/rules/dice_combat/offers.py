@@ -17,6 +17,7 @@ from server.rules.dice_combat.commands import (
     BeginFight,
     CancelAttack,
     ChaseRound,
+    Check,
     Correct,
     DeclareAttack,
     EndChase,
@@ -80,6 +81,9 @@ def gm(state: DiceCombat) -> Iterator[tuple[str, Command]]:
                 combatant_id=first.combatant_id, field="lives", value=first.lives, reason=REASON
             ),
         )
+    up = [c.combatant_id for c in combatants if c.up]
+    if up:
+        yield "check", Check(combatants=up[:1], difficulty=0)
     fight = state.fight
     if fight is None:
         standing = [c.combatant_id for c in combatants if not c.dead]

@@ -2,13 +2,15 @@
 
 from dataclasses import dataclass, field
 
+import msgspec
 from pydantic import BaseModel, ConfigDict
 
 from server.rules.core import Json
 from server.rules.dice_combat.actions import RoundActions
 from server.rules.dice_combat.attack import Bonus, Defence
-from server.rules.dice_combat.combatant import Combatant
+from server.rules.dice_combat.combatant import Combatant, Hand
 from server.rules.dice_combat.dice import Roll
+from server.rules.dice_combat.events import EffectFace
 from server.rules.dice_combat.initiative import Initiative
 from server.rules.roster import Roster
 
@@ -31,6 +33,8 @@ class Attack:
     flat: bool
     free: bool  # an attack on a fleeing combatant before it gets away: out of turn, no action
     defence: Defence
+    weapon: Hand  # the attacker's
+    defence_weapon: Hand  # the target's
     weapon_damage: int  # the attacker's, as it was when the attack was declared
     attack_number: int
     defence_number: int
@@ -55,6 +59,8 @@ class Attack:
             "flat": self.flat,
             "free": self.free,
             "defence": self.defence,
+            "weapon": self.weapon,
+            "defence_weapon": self.defence_weapon,
             "weapon_damage": self.weapon_damage,
             "attack_number": self.attack_number,
             "defence_number": self.defence_number,
@@ -66,10 +72,22 @@ class Attack:
 
 
 @dataclass(frozen=True, slots=True)
+class Used:
+    """An item used this round whose effect works at the start of the next."""
+
+    combatant_id: str
+    effect: EffectFace
+
+    def dump(self) -> Json:
+        return {"combatant_id": self.combatant_id, "effect": msgspec.to_builtins(self.effect)}
+
+
+@dataclass(frozen=True, slots=True)
 class Fight:
     fight_id: str
     participants: tuple[str, ...]
     surprised: frozenset[str]  # no action in round 1, and ZO only
+    everyone_surprised: bool = False  # so nobody was: a plain fight
     round: int = 0
     initiative: dict[str, Initiative] = field(default_factory=dict)
     order: tuple[str, ...] = ()  # best initiative first; a strict order
@@ -78,6 +96,7 @@ class Fight:
     actions: dict[str, RoundActions] = field(default_factory=dict)  # this round
     free_attacks: dict[str, frozenset[str]] = field(default_factory=dict)  # fleeing -> attackers
     attacks: dict[str, Attack] = field(default_factory=dict)  # declared, waiting for dice
+    used: tuple[Used, ...] = ()  # items whose effect works at the start of the next round
 
     def done(self, combatant_id: str) -> RoundActions:
         return self.actions.get(combatant_id, RoundActions())
@@ -112,3 +131,4 @@ class DiceCombat:
     fight: Fight | None = None
     chases: dict[str, Chase] = field(default_factory=dict)
     recent: tuple[Attack, ...] = ()  # the last resolved attacks, oldest first
+    checks: tuple[Json, ...] = ()  # the last RECENT checks (check_rolled's payloads), oldest first

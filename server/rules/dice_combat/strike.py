@@ -11,7 +11,7 @@ from server.rules.dice_combat.attack import (
     defence_number,
     resolve,
 )
-from server.rules.dice_combat.combatant import Combatant
+from server.rules.dice_combat.combatant import Combatant, Hand, Weapon
 from server.rules.dice_combat.commands import CancelAttack, DeclareAttack, RollDice
 from server.rules.dice_combat.events import (
     AttackCancelled,
@@ -43,9 +43,11 @@ def declare(story: Story[DiceCombat], command: DeclareAttack, ctx: Context) -> N
         refusal = fight.done(attacker.combatant_id).attack_refusal(attacker.attacks_per_round)
         if refusal:
             raise RuleError(*refusal)
-    ranged = attacker.weapon.ranged if command.ranged is None else command.ranged
+    weapon = held(attacker, command.weapon)
+    held(target, command.defence_weapon)
+    ranged = weapon.ranged if command.ranged is None else command.ranged
     modifiers = frozenset(command.modifiers)
-    if command.flat and not attacker.weapon.flat_allowed:
+    if command.flat and not weapon.flat_allowed:
         raise RuleError("no_flat", f"{attacker.name}'s weapon cannot strike flat")
     if "close_range" in modifiers and not ranged:
         raise RuleError("invalid", "modifiers: close_range is for shooting and throwing")
@@ -71,9 +73,11 @@ def declare(story: Story[DiceCombat], command: DeclareAttack, ctx: Context) -> N
         flat=command.flat,
         free=free,
         defence=defence,
-        weapon_damage=attacker.weapon.damage,  # also for a flat blow (docs/protocol.md)
-        attack_number=attack_number(attacker, ranged, applied),
-        defence_number=defence_number(target, defence, ranged, applied),
+        weapon=command.weapon,
+        defence_weapon=command.defence_weapon,
+        weapon_damage=weapon.damage,  # also for a flat blow (docs/protocol.md)
+        attack_number=attack_number(attacker, ranged, applied, command.weapon),
+        defence_number=defence_number(target, defence, ranged, applied, command.defence_weapon),
         bonuses=[BonusFace(**bonus.dump()) for bonus in applied],
     )
     story.tell(declared)
@@ -83,6 +87,14 @@ def declare(story: Story[DiceCombat], command: DeclareAttack, ctx: Context) -> N
         if state.combatants[pending.roller(part)].player_id is None:
             roll_part(story, ctx, pending, part)
     settle(story, ctx, attack_id)
+
+
+def held(who: Combatant, hand: Hand) -> Weapon:
+    """The weapon an attack or a parry names: the second only when it holds one."""
+    weapon = who.held(hand)
+    if weapon is None:
+        raise RuleError("no_second_weapon", f"{who.name} holds no second weapon")
+    return weapon
 
 
 def defending(

@@ -37,6 +37,7 @@ def view(state: DiceCombat, viewer: Member, now: int) -> Json:
             involving(state.fight.attacks.values() if state.fight else (), seen), "attack_id"
         ),
         "recent": involving(state.recent, seen),  # the last RECENT, oldest first: bounded
+        "checks": checks_seen(state.checks, seen),  # the last RECENT, oldest first
         "chases": {
             chase.chase_id: {
                 "fleeing_id": chase.fleeing_id,
@@ -76,6 +77,7 @@ def fight_view(state: DiceCombat, fight: Fight, seen: frozenset[str]) -> Json:
         "round": fight.round,
         "participants": list(fight.participants),
         "surprised": sorted(fight.surprised),
+        "everyone_surprised": fight.everyone_surprised,
         "order": list(fight.order),
         "turn": fight.turn,
         "last_turn": next_up(state, fight) is None,  # next_turn starts a new round
@@ -88,6 +90,7 @@ def fight_view(state: DiceCombat, fight: Fight, seen: frozenset[str]) -> Json:
             for cid in fight.participants
             if cid in seen
         },
+        "used": [used.dump() for used in fight.used if used.combatant_id in seen],
         "free_attacks": {
             fleeing: sorted(attackers)
             for fleeing, attackers in fight.free_attacks.items()
@@ -99,3 +102,13 @@ def fight_view(state: DiceCombat, fight: Fight, seen: frozenset[str]) -> Json:
 def involving(attacks: Iterable[Attack], seen: frozenset[str]) -> list[Json]:
     """Attacks, in full, for those who see their attacker or their target."""
     return [a.dump() for a in attacks if a.attacker_id in seen or a.target_id in seen]
+
+
+def checks_seen(checks: Iterable[Json], seen: frozenset[str]) -> list[Json]:
+    """Checks with the rolls of the combatants the viewer sees in full; none without any."""
+    shown = []
+    for check in checks:
+        rolls = [roll for roll in check["rolls"] if roll["combatant_id"] in seen]
+        if rolls:
+            shown.append({**check, "rolls": rolls})
+    return shown

@@ -4,7 +4,7 @@ Commands for a character are sent by the GM (the organizer) or by the player lin
 `decide` checks the link, the roles here only keep spectators and leaders out.
 """
 
-from typing import ClassVar
+from typing import Annotated, ClassVar
 
 from pydantic import Field
 
@@ -53,9 +53,10 @@ class SetCover(Command):
 
 
 class Engage(Command):
+    """Two characters in contact start a bout; the rules pick who attacks (melee.opener)."""
+
     roles: ClassVar[frozenset[Role]] = ORGANIZER
-    attacker: str = Id
-    defender: str = Id
+    fighters: list[Annotated[str, Id]] = Field(min_length=2, max_length=2)  # in either order
 
 
 class Disengage(Command):

@@ -1,9 +1,11 @@
-"""The initiative order: by the kept card, then agility, then cards drawn until one is higher."""
+"""The initiative order: by the kept card, then agility, then cards drawn until one is higher;
+and who of two stands ahead in it."""
 
 from dataclasses import dataclass
 from itertools import groupby
 
 from server.rules.stamina_deck.cards import Card
+from server.rules.stamina_deck.state import StaminaDeck
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,3 +45,22 @@ def break_tie(tied: list[Seat], depth: int, drawn: dict[str, list[str]]) -> list
     for _, sub in groupby(sorted(tied, key=lambda s: -card(s)), key=card):
         groups += break_tie(list(sub), depth + 1, drawn)
     return groups
+
+
+def ahead(state: StaminaDeck, one: str, other: str) -> str:
+    """Of two characters, who stands ahead in the initiative: the earlier in the round's order,
+    which holds every tie-break; one with a place in it before one without (added during the
+    round). With a place for neither (before the first round's order, or while initiative is
+    chosen): the higher face-up initiative card, then the higher agi, then the one added first;
+    no card is drawn outside the round's order, so no deck is shown or shuffled for it."""
+    order = {k: n for n, k in enumerate(state.order)}
+    added = {k: n for n, k in enumerate(state.characters)}
+
+    def standing(character_id: str) -> tuple[int, ...]:
+        if character_id in order:
+            return 0, order[character_id]
+        me = state.characters[character_id]
+        card = state.card(me.initiative)
+        return 1, -(0 if card is None else card.value), -me.agi, added[character_id]
+
+    return min((one, other), key=standing)

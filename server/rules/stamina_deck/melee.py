@@ -25,14 +25,20 @@ from server.rules.stamina_deck.guards import (
     free,
     in_hand,
 )
+from server.rules.stamina_deck.initiative import ahead
 from server.rules.stamina_deck.mat import adjacent
 from server.rules.stamina_deck.stamina import owe
 from server.rules.stamina_deck.state import StaminaDeck
 from server.rules.story import Story
 
 
-def start_bout(story: Story[StaminaDeck], attacker: str, defender: str, cause: BoutCause) -> None:
-    """A bout begins; who was not in melee yet settles their hand for it."""
+def start_bout(
+    story: Story[StaminaDeck], one: str, other: str, cause: BoutCause, mover: str | None = None
+) -> None:
+    """A bout begins, its attacker as `opener` says; who was not in melee yet settles their
+    hand for it."""
+    attacker = opener(story.state, one, other, mover)
+    defender = other if attacker == one else one
     entering = [c for c in (attacker, defender) if not story.state.in_melee(c)]
     bout_id = story.ctx.new_id("b")
     story.tell(BoutStarted(bout_id=bout_id, attacker=attacker, defender=defender, cause=cause))
@@ -58,12 +64,14 @@ def draw(story: Story[StaminaDeck], me: Character, count: int, mode: DrawMode, l
     story.tell(HandDrawn(character_id=me.character_id, cards=cards, mode=mode, limit=limit))
 
 
-def contact_attacker(mover: Character, other: Character) -> str:
-    """Who attacks when `mover` story into contact: the mover, unless they fight unarmed below
-    level 2 and the other does not."""
-    if mover.clumsy and not other.clumsy:
-        return other.character_id
-    return mover.character_id
+def opener(state: StaminaDeck, one: str, other: str, mover: str | None = None) -> str:
+    """Who attacks (holds the initiative) when a bout starts: never a poor unarmed fighter
+    against one who is not; otherwise the mover into contact, or without one (the GM's
+    `engage`) whoever stands ahead in the initiative. Two poor fighters: somebody must open."""
+    clumsy = {k: state.characters[k].clumsy for k in (one, other)}
+    if clumsy[one] != clumsy[other]:
+        return other if clumsy[one] else one
+    return mover if mover is not None else ahead(state, one, other)
 
 
 def engage_adjacent(story: Story[StaminaDeck], mover_id: str) -> None:
@@ -79,29 +87,28 @@ def engage_adjacent(story: Story[StaminaDeck], mover_id: str) -> None:
             and adjacent(me.square, other.square)
             and not story.state.engaged(mover_id, other.character_id)
         ):
-            attacker = contact_attacker(me, other)
-            defender = other.character_id if attacker == mover_id else mover_id
-            start_bout(story, attacker, defender, "contact")
+            start_bout(story, mover_id, other.character_id, "contact", mover_id)
 
 
-def engaging(state: StaminaDeck, command: Engage) -> None:
+def engaging(state: StaminaDeck, command: Engage) -> tuple[str, str]:
     """The guard of `engage`: two characters in the fight, in contact, not fighting yet."""
     roster.require_running(state.roster)
-    attacker, defender = character(state, command.attacker), character(state, command.defender)
-    if attacker.character_id == defender.character_id:
+    one, other = (character(state, k) for k in command.fighters)
+    if one.character_id == other.character_id:
         raise RuleError("invalid", "a character cannot fight itself")
     free(state)
-    fighting(attacker)
-    fighting(defender)
-    if not adjacent((attacker.x, attacker.y), (defender.x, defender.y)):
-        raise RuleError("not_adjacent", f"{attacker.name} and {defender.name} are not in contact")
-    if state.engaged(attacker.character_id, defender.character_id):
-        raise RuleError("already_engaged", f"{attacker.name} and {defender.name} already fight")
+    fighting(one)
+    fighting(other)
+    if not adjacent(one.square, other.square):
+        raise RuleError("not_adjacent", f"{one.name} and {other.name} are not in contact")
+    if state.engaged(one.character_id, other.character_id):
+        raise RuleError("already_engaged", f"{one.name} and {other.name} already fight")
+    return one.character_id, other.character_id
 
 
 def engage(story: Story[StaminaDeck], command: Engage) -> None:
-    engaging(story.state, command)
-    start_bout(story, command.attacker, command.defender, "gm")
+    one, other = engaging(story.state, command)
+    start_bout(story, one, other, "gm")
 
 
 def disengaging(state: StaminaDeck, command: Disengage) -> None:

@@ -57,7 +57,7 @@ def offers(state: StaminaDeck, viewer: Member, now: int) -> dict[str, Offer]:
             end = Disengage(bout_id=bout_id)
             offer(f"disengage:{bout_id}", end, unacted(melee.disengaging))
         for a, b in contacts(state):
-            engage = Engage(attacker=a, defender=b)
+            engage = Engage(fighters=[a, b])
             offer(f"engage:{a}:{b}", engage, unacted(melee.engaging))
     for me in actors(state, viewer):
         for name, command, guard in duties(state, me):
@@ -189,21 +189,13 @@ def reach(state: StaminaDeck, me: Character) -> tuple[int, int]:
 
 def contacts(state: StaminaDeck) -> Iterator[tuple[str, str]]:
     """Pairs of characters in the fight on neighbouring squares and in no bout together, each
-    once, the higher initiative first (the attacker the console suggests). A square index keeps
-    it linear in the characters."""
-    fighters = {c.square: c for c in state.characters.values() if c.fighting}
+    once, in the order they were added: one key a pair, whoever the rules make attack. A
+    square index keeps it linear in the characters."""
+    added = {k: n for n, k in enumerate(state.characters)}
+    fighters = {c.square: c.character_id for c in state.characters.values() if c.fighting}
     for (x, y), a in fighters.items():
         for dx, dy in ((1, -1), (1, 0), (1, 1), (0, 1)):  # each neighbouring pair once
             b = fighters.get((x + dx, y + dy))
-            if b is None or state.engaged(a.character_id, b.character_id):
+            if b is None or state.engaged(a, b):
                 continue
-            yield (
-                (a.character_id, b.character_id)
-                if initiative(state, a) >= initiative(state, b)
-                else (b.character_id, a.character_id)
-            )
-
-
-def initiative(state: StaminaDeck, me: Character) -> int:
-    card = state.card(me.initiative)
-    return -1 if card is None else card.value
+            yield (a, b) if added[a] < added[b] else (b, a)

@@ -36,14 +36,23 @@ class CardDuelGame(Driver[CardDuel]):
         return card_id
 
     def grant(
-        self, member: Member, title: str, big: int, small: int, kind: str, ranged: bool = False
+        self,
+        member: Member,
+        title: str,
+        big: int,
+        small: int,
+        kind: str,
+        ranged: bool = False,
+        **effect: Any,
     ) -> str:
+        """Grant a card (a special one with `effect=` and maybe `effect_s=`); its id."""
         spec: dict[str, Any] = {
             "title": title,
             "big": big,
             "small": small,
             "kind": kind,
             "ranged": ranged,
+            **effect,
         }
         command = GrantCard.model_validate({"player_id": member.player_id, "card": spec})
         events = self.run(self.organizer, command)

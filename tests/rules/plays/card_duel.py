@@ -26,15 +26,25 @@ from tests.rules.properties import Supply, nothing, strings
 
 # -- random games --------------------------------------------------------------------------------
 
-specs = st.fixed_dictionaries(
-    {
-        "title": st.sampled_from(["Kámen", "Dýka", "Útěk", "Kosa", "Šipka"]),
-        "big": st.integers(0, 6),
-        "small": st.integers(0, 6),
-        "kind": st.sampled_from(["escape", "stun", "wound", "death"]),
-        "ranged": st.booleans(),
-    }
+numbers = {
+    "title": st.sampled_from(["Kámen", "Dýka", "Útěk", "Kosa", "Šipka"]),
+    "big": st.integers(0, 6),
+    "small": st.integers(0, 6),
+    "ranged": st.booleans(),
+}
+plain_specs = st.fixed_dictionaries(
+    {**numbers, "kind": st.sampled_from(["escape", "stun", "wound", "death"])}
 )
+# A special card: words for the loser's phone, timed (seconds, so a game sees some run out) or not.
+special_specs = st.fixed_dictionaries(
+    {
+        **numbers,
+        "kind": st.just("special"),
+        "effect": st.sampled_from(["Kletba: mluv ve verších", "Jsi žába"]),
+    },
+    optional={"effect_s": st.none() | st.integers(1, 5)},
+)
+specs = st.sampled_from([plain_specs] * 3 + [special_specs]).flatmap(lambda spec: spec)
 configs = st.fixed_dictionaries(
     {
         "stun_s": st.integers(0, 5),

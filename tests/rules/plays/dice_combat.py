@@ -34,6 +34,7 @@ sheets = st.fixed_dictionaries(
         "armour": st.integers(0, 4),
         "shield": st.integers(0, 2),
         "weapon": weapons,
+        "second_weapon": st.none() | weapons,
         "size": st.sampled_from("ABCDE"),
         "bleeds": st.booleans(),
         "attacks_per_round": st.integers(1, 2),
@@ -66,10 +67,29 @@ attack = st.tuples(
     st.sampled_from(["auto", "auto", "active", "passive"]),
     st.sampled_from([False, False, False, True]),
     st.sampled_from([None, None, True, False]),
+    st.sampled_from(["first", "first", "second"]),  # the attacker's weapon
+    st.sampled_from(["first", "first", "second"]),  # the target's
 )
 roll = st.tuples(st.just("roll"), index, st.booleans())
 ACTIONS = ["sprint", "crawl", "use_skill", "retreat", "stand_up", "cast", "reload", "short_move"]
-act = st.tuples(st.just("act"), st.sampled_from([*ACTIONS, "change_weapon", "speak"]), weapons)
+BOOSTS = ["str", "agi", "armour", "weapon_attack", "weapon_damage", "initiative_bonus"]
+effects = st.fixed_dictionaries(
+    {"heal": st.integers(0, 8), "treat": st.booleans()},
+    optional={
+        "field": st.sampled_from(BOOSTS),
+        "by": st.integers(-3, 3),
+        "rounds": st.integers(1, 3),
+        "target_id": index,
+    },
+)
+act = st.tuples(
+    st.just("act"),
+    st.sampled_from([*ACTIONS, "change_weapon", "use_item", "use_item", "speak"]),
+    weapons,
+    st.sampled_from(["first", "second"]),  # the hand a change_weapon changes
+    st.booleans(),  # dropped
+    st.none() | effects,
+)
 FIELDS = [
     "lives",
     "agi",
@@ -92,17 +112,29 @@ rare = st.one_of(
     st.tuples(st.just("join"), index),
     st.tuples(st.just("cancel"), index),
     st.tuples(st.just("end_fight")),
-    st.tuples(st.just("begin"), st.lists(st.booleans(), min_size=5, max_size=5)),
+    st.tuples(
+        st.just("begin"),
+        st.lists(st.booleans(), min_size=5, max_size=5),
+        st.lists(st.booleans(), min_size=5, max_size=5),  # the surprised
+    ),
+    st.tuples(
+        st.just("check"),
+        st.lists(index, min_size=1, max_size=3),
+        st.sampled_from([None, "agi", "str", "athletics"]),
+        st.integers(-3, 5),
+        st.integers(0, 20),
+    ),
 )
 # Weighted so that fights run rounds and attacks get rolled (sampled, then drawn: a nested
 # one_of would be flattened into equal branches).
 next_turn = st.tuples(st.just("next"), st.integers(0, 4), st.booleans())
-WEIGHTED = [attack] * 4 + [roll] * 4 + [next_turn] * 4 + [act] * 2 + [rare] * 3
+WEIGHTED = [attack] * 4 + [roll] * 4 + [next_turn] * 4 + [act] * 3 + [rare] * 3
 steps = st.sampled_from(WEIGHTED).flatmap(lambda step: step)
 games = st.tuples(
     st.booleans(),  # initiative_once
     st.lists(st.tuples(sheets, st.booleans()), min_size=2, max_size=5),  # sheet, linked
     st.lists(steps, min_size=10, max_size=80),
+    st.lists(st.booleans(), max_size=5),  # who is surprised when the first fight begins
 )
 
 
@@ -127,7 +159,7 @@ def command_for(played: Played, step: tuple[Any, ...]) -> tuple[Member, str, Jso
     if fight is None and kind in ("attack", "roll", "next", "act", "flee") and alive:
         return gm, "begin_fight", {"combatants": alive}  # mostly, a fight is on
     if kind == "attack":
-        _, n, modifiers, cover, attackers, defence, flat, ranged = step
+        _, n, modifiers, cover, attackers, defence, flat, ranged, weapon, parry = step
         free = [(a, t) for t, owed in (fight.free_attacks if fight else {}).items() for a in owed]
         if free:  # those a fleeing combatant did not beat strike first
             attacker, target = pick(sorted(free), n)
@@ -138,6 +170,7 @@ def command_for(played: Played, step: tuple[Any, ...]) -> tuple[Member, str, Jso
             target = pick([c for c in ids if c != attacker], n)
         fields: Json = {"attacker_id": attacker, "target_id": target, "modifiers": modifiers}
         fields |= {"cover": cover, "attackers": attackers, "defence": defence, "flat": flat}
+        fields |= {"weapon": weapon, "defence_weapon": parry}
         return gm, "attack", fields if ranged is None else {**fields, "ranged": ranged}
     pending = sorted(fight.attacks.values(), key=lambda a: a.attack_id) if fight else []
     if kind == "roll" or (kind == "next" and pending and step[1]):
@@ -152,9 +185,15 @@ def command_for(played: Played, step: tuple[Any, ...]) -> tuple[Member, str, Jso
         return gm, "next_turn", {}
     who = fight.turn if fight and fight.turn else ids[0]
     if kind == "act":
-        _, action, weapon = step
+        _, action, weapon, hand, drop, effect = step
         fields = {"combatant_id": who, "action": action}
-        return gm, "act", fields | {"weapon": weapon} if action == "change_weapon" else fields
+        if action == "change_weapon":
+            fields |= {"weapon": weapon, "hand": hand, "drop": drop}
+        if action == "use_item" and effect is not None:
+            target = effect.get("target_id")
+            effect = effect | ({} if target is None else {"target_id": pick(ids, target)})
+            fields |= {"effect": effect}
+        return gm, "act", fields
     if kind == "flee":
         return gm, "flee", {"combatant_id": who, "opponents": [pick(ids, n) for n in step[1]]}
     bleeding = [c for c in ids if table.who(c).wounds] or ids
@@ -184,15 +223,20 @@ def command_for(played: Played, step: tuple[Any, ...]) -> tuple[Member, str, Jso
         return gm, "cancel_attack", {"attack_id": pick(pending, step[1]) if pending else "a0"}
     if kind == "end_fight":
         return gm, "end_fight", {}
+    if kind == "check":
+        _, named, sheet_field, value, difficulty = step
+        fields = {"combatants": [pick(ids, n) for n in named], "field": sheet_field}
+        return gm, "check", fields | {"value": value, "difficulty": difficulty}
     assert kind == "begin"
     chosen = [c for c, on in zip(ids, step[1], strict=False) if on] or ids
-    return gm, "begin_fight", {"combatants": chosen, "surprised": chosen[:1]}
+    surprised = [c for c, on in zip(chosen, step[2], strict=False) if on]
+    return gm, "begin_fight", {"combatants": chosen, "surprised": surprised}
 
 
 def play(game: tuple[Any, ...], check: Callable[[Played], None] = nothing) -> Played:
     """Play a random fight and end the game; `check` runs after the fight begins, after every
     step and after the end."""
-    once, roster, moves = game
+    once, roster, moves, surprised = game
     table = DiceCombatGame({"initiative_once": once})
     players = [table.join(f"Hráč {n}") for n in range(2)]
     table.start()
@@ -201,7 +245,7 @@ def play(game: tuple[Any, ...], check: Callable[[Played], None] = nothing) -> Pl
         owner = {"player_id": players[n % 2].player_id} if linked else {}
         ids.append(table.add(f"Bojovník {n}", f"strana {n % 2}", **sheet, **owner))
     played = Played(table, ids, players)
-    table.begin(*ids)
+    table.begin(*ids, surprised=tuple(c for c, on in zip(ids, surprised, strict=False) if on))
     check_round(played)
     check(played)
     for step in moves:
@@ -264,6 +308,9 @@ def secrets(table: Driver[DiceCombat], viewer: Member, view: Json) -> None:
     fight = view.get("fight")
     if fight is not None:
         assert set(fight["initiative"]) <= mine and set(fight["actions"]) <= mine
+        assert {used["combatant_id"] for used in fight["used"]} <= mine
+    for check in view["checks"]:  # only the rows of its own combatants, and none without
+        assert check["rolls"] and {roll["combatant_id"] for roll in check["rolls"]} <= mine
 
 
 def open_things(state: DiceCombat) -> list[str]:

@@ -109,18 +109,25 @@ def options(state: StaminaDeck) -> tuple[list[Command], list[Command]]:
     if main:  # something waits: answer it
         return main, main
     main += plays * 3
+    # The GM engages pairs in contact (named either way round: the rules pick the attacker).
+    engages: list[Command] = [
+        Engage(fighters=[c.character_id, o.character_id])
+        for c in chars
+        for o in chars
+        if c != o
+        and adjacent(c.square, o.square)
+        and not state.engaged(c.character_id, o.character_id)
+    ]
+    main += engages
     turn = state.on_turn()
     if state.phase == "setup" or turn is None:
         main.append(StartRound())
     if turn is not None:
         main += turn_actions(state, state.characters[turn])
-    side: list[Command] = [StartRound()]
+    side: list[Command] = [StartRound(), *engages]
     for c in chars:
         side.append(RenewDeck(character_id=c.character_id))
         side.append(SetCover(character_id=c.character_id, cover=len(side) % 6))
-        for o in chars:
-            if c.side != o.side and adjacent(c.square, o.square):
-                side.append(Engage(attacker=c.character_id, defender=o.character_id))
         side.append(PlaceCharacter(character_id=c.character_id, x=len(side) % 3, y=0))
     side += [Disengage(bout_id=b) for b in state.bouts]
     return main or side, side

@@ -4,9 +4,10 @@ import { getLang, t } from "../../i18n.js";
 import { formatLeft, inForce } from "../../clock.js";
 import { countdown } from "../../countdown.js";
 import { count, rows } from "../../keyed.js";
+import { suffering } from "./player.js";
 import { gameHead, matchesFilter, memberForm, nameOf, sending, membersList, playerFilter, playerRowHead, seedSection } from "../../views/common.js";
 
-const KINDS = ["stun", "wound", "escape", "death"];
+const KINDS = ["stun", "wound", "escape", "death", "special"];
 const ROLES = ["player", "organizer", "spectator"];
 
 
@@ -92,16 +93,18 @@ function playersTable(app, game) {
         p, lang: getLang(),
         open: ui.openRow === p.player_id,
         grant: ui.grantFor === p.player_id,
+        kind: ui.grantFor === p.player_id ? ui.grant?.kind : null, // the grant form's fields turn on it
         opponent: opponent && nameOf(view, opponent),
         stunned: inForce(p.stunned_until),
         immune: inForce(p.immune_until),
+        suffers: suffering(p.effect),
         sending: pending.get(p.player_id) ?? [],
       };
       return { key: p.player_id, data: row, render: () => playerRow(app, game, row) };
     })));
 }
 
-function playerRow(app, game, { p, open, opponent, stunned, immune }) {
+function playerRow(app, game, { p, open, opponent, stunned, immune, suffers }) {
   return h("div", { class: `prow ${p.alive ? "" : "is-dead"}`, testid: `player-row-${p.player_id}` },
     playerRowHead(app, p, open,
       p.alive ? null : h("span", { class: "chip dead", testid: `org-dead-${p.player_id}` }, t("state.dead")),
@@ -111,8 +114,11 @@ function playerRow(app, game, { p, open, opponent, stunned, immune }) {
       immune && h("span", { class: "chip immune" }, t("state.immune"), " ",
         countdown(p.immune_until, { testid: `org-immune-${p.player_id}` })),
       opponent && h("span", { class: "chip duel", testid: `org-duel-${p.player_id}` }, t("state.in_duel", { name: opponent })),
+      suffers && h("span", { class: "chip effect", testid: `org-effect-${p.player_id}` },
+        t("state.effect"), " ", h("span", { class: "effect-words" }, p.effect.text),
+        p.effect.until ? [" ", countdown(p.effect.until, { testid: `org-effect-countdown-${p.player_id}` })] : null),
       (p.items || []).includes("crossbow") && h("span", { class: "chip" }, t("item.crossbow")),
-      p.alive && !p.wounded && !opponent && !stunned && !immune && h("span", { class: "chip ok" }, t("state.ok"))),
+      p.alive && !p.wounded && !opponent && !stunned && !immune && !suffers && h("span", { class: "chip ok" }, t("state.ok"))),
     open && playerDetail(app, game, p));
 }
 
@@ -121,7 +127,7 @@ function playerDetail(app, game, p) {
   const send = (command) => game.send({ ...command, player_id: p.player_id });
   return h("div", { class: "prow-detail" },
     h("div", { class: "card-chips" }, (p.cards || []).map((c) => h("span", { class: `card-chip kind-${c.kind}` },
-      `${c.title} ${c.big}/${c.small}${c.ranged ? "★" : ""} · ${t(`kind.${c.kind}`)}`))),
+      `${c.title} ${c.big}/${c.small}${c.ranged ? "★" : ""} · ${t(`kind.${c.kind}`)}${c.effect ? `: ${c.effect}` : ""}`))),
     h("div", { class: "actions" },
       h("button", {
         class: "secondary", testid: `grant-card-${p.player_id}`,
@@ -141,7 +147,7 @@ function playerDetail(app, game, p) {
 
 function grantForm(app, game, p) {
   const ui = app.ui;
-  ui.grant ??= { title: "", big: 3, small: 2, kind: "stun", ranged: false };
+  ui.grant ??= { title: "", big: 3, small: 2, kind: "stun", ranged: false, effect: "", effect_s: "" };
   const g = ui.grant;
   const number = (key, label) => h("label", { class: "num" }, label,
     h("input", {
@@ -155,10 +161,14 @@ function grantForm(app, game, p) {
       const big = Number.parseInt(g.big, 10);
       const small = Number.parseInt(g.small, 10);
       if (!g.title.trim() || !(big >= 0) || !(small >= 0)) return app.notify(t("grant.invalid"));
-      game.send({
-        type: "grant_card", player_id: p.player_id,
-        card: { title: g.title.trim(), big, small, kind: g.kind, ranged: Boolean(g.ranged) },
-      });
+      const card = { title: g.title.trim(), big, small, kind: g.kind, ranged: Boolean(g.ranged) };
+      if (g.kind === "special") {
+        // Only a special card carries an effect (the server refuses it on any other).
+        if (!g.effect.trim()) return app.notify(t("grant.effect_missing"));
+        const seconds = Number.parseInt(g.effect_s, 10);
+        Object.assign(card, { effect: g.effect.trim(), effect_s: seconds > 0 ? seconds : null });
+      }
+      game.send({ type: "grant_card", player_id: p.player_id, card });
       ui.grant = null;
       app.set({ grantFor: null });
       return null;
@@ -168,8 +178,22 @@ function grantForm(app, game, p) {
     h("input", { testid: "card-title", value: g.title, autocomplete: "off", oninput: (e) => { g.title = e.target.value; } })),
   h("div", { class: "num-row" }, number("big", t("grant.big")), number("small", t("grant.small"))),
   h("label", {}, t("grant.kind"),
-    h("select", { testid: "card-kind", onchange: (e) => { g.kind = e.target.value; } },
+    // A special card asks for its effect: the form is drawn again with the kind changed.
+    h("select", { testid: "card-kind", onchange: (e) => { g.kind = e.target.value; app.set({}); } },
       KINDS.map((kind) => h("option", { value: kind, selected: g.kind === kind }, t(`kind.${kind}`))))),
+  g.kind === "special" && [
+    h("label", {}, t("grant.effect"),
+      h("textarea", {
+        testid: "card-effect", maxlength: "200", rows: "2", placeholder: t("grant.effect_example"),
+        value: g.effect, oninput: (e) => { g.effect = e.target.value; },
+      })),
+    h("label", { class: "num" }, t("grant.effect_s"),
+      h("input", {
+        type: "number", min: "1", max: "86400", inputmode: "numeric", testid: "card-effect-s",
+        value: String(g.effect_s), placeholder: t("create.none"),
+        oninput: (e) => { g.effect_s = e.target.value; },
+      })),
+  ],
   h("label", { class: "check" },
     h("input", { type: "checkbox", testid: "card-ranged", checked: Boolean(g.ranged), onchange: (e) => { g.ranged = e.target.checked; } }),
     t("card.ranged")),

@@ -16,6 +16,12 @@ export function playerNeedsAwake(view) {
   return Boolean(activeDuel(view)) || inForce(me.stunned_until) || inForce(me.immune_until);
 }
 
+// A special card's effect the player suffers (`me.effect`, or an organizer's row's), while it
+// holds: until its end by server time, or, untimed, until the view drops it.
+export function suffering(effect) {
+  return Boolean(effect) && (!effect.until || inForce(effect.until));
+}
+
 // The duel in progress, unless its pick deadline has passed (then it ended with no outcome).
 export function activeDuel(view) {
   const duel = view.duel;
@@ -73,6 +79,13 @@ function mainScreen(app, game) {
       h("strong", {}, t("dead.title")), h("span", {}, t("dead.hint"))),
     me.alive && me.wounded && h("div", { class: "banner wound", testid: "wound-banner" },
       h("strong", {}, t("wound.title")), h("span", {}, t("wound.hint"))),
+    // What a special card did to this player, big: shown to whoever asks, as a stun is.
+    me.alive && !ended && suffering(me.effect) && h("div", { class: "banner effect", testid: "effect-banner" },
+      h("strong", {}, t("effect.title")),
+      h("div", { class: "effect-words", testid: "effect-text" }, me.effect.text),
+      me.effect.until
+        ? countdown(me.effect.until, { testid: "effect-countdown", alarm: true, cls: "banner-count" })
+        : h("span", {}, t("effect.untimed"))),
     me.alive && inForce(me.immune_until) && h("div", { class: "banner immune", testid: "immune-banner" },
       h("strong", {}, t("immune.title")),
       countdown(me.immune_until, { testid: "immune-countdown", alarm: true, cls: "banner-count" }),
@@ -233,10 +246,12 @@ function revealScreen(app, game) {
       // A cancelled duel is cancelled for both: say it once.
       duel.outcomes.filter((o) => o.effect !== "cancelled" || o.player_id === me.player_id).map((o) => {
         const mine = o.player_id === me.player_id;
-        // The player's own stun / free leave already counts down here, with the same hooks.
-        const testid = mine ? { stun: "stun-countdown", escape: "immune-countdown" }[o.effect] : null;
-        return h("div", { class: `outcome effect-${o.effect}` },
+        // The player's own stun / free leave / effect already counts down here, with the same hooks.
+        const testid = mine ? { stun: "stun-countdown", escape: "immune-countdown", special: "effect-countdown" }[o.effect] : null;
+        return h("div", { class: `outcome effect-${o.effect}`, testid: o.effect === "special" ? `reveal-effect-${mine ? "mine" : "other"}` : null },
           t(`outcome.${mine ? "me" : "other"}.${o.effect}`, { name: nameOf(o.player_id) }),
+          // A special card's words, as the view gives them: what the loser must now do.
+          o.effect === "special" ? h("span", { class: "effect-words" }, o.text) : null,
           o.until && inForce(o.until) ? [" ", countdown(o.until, { testid, alarm: mine })] : null);
       })),
     h("button", { class: "primary wide", testid: "reveal-ok", onclick: close }, t("reveal.ok")),

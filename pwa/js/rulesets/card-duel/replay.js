@@ -9,7 +9,7 @@ import { publicPlayers, until } from "../../replay/summary.js";
 
 function cardText(card) {
   if (!card) return "–";
-  return `${card.title} ${card.big}/${card.small}${card.ranged ? "★" : ""}`;
+  return `${card.title} ${card.big}/${card.small}${card.ranged ? "★" : ""}${card.effect ? ` (${card.effect})` : ""}`;
 }
 
 export function describe(event, index, d, who) {
@@ -27,6 +27,9 @@ export function describe(event, index, d, who) {
     case "player_stunned": return t("replay.ev.player_stunned", { name: who(d.player_id), time: when(d.until) });
     case "player_wounded": return t("replay.ev.player_wounded", { name: who(d.player_id) });
     case "player_killed": return t("replay.ev.player_killed", { name: who(d.player_id) });
+    case "effect_suffered": return d.until
+      ? t("replay.ev.effect_suffered_until", { name: who(d.player_id), effect: d.effect, time: when(d.until) })
+      : t("replay.ev.effect_suffered", { name: who(d.player_id), effect: d.effect });
     case "duel_ended": return t("replay.ev.duel_ended", { pair });
     case "duel_cancelled": return d.reason === "left"
       ? t("replay.ev.duel_left", { pair, name: who(d.by) })
@@ -42,13 +45,17 @@ export function describe(event, index, d, who) {
 function stateChips(p, at) {
   const stun = until(p.stunned_until, at);
   const immune = until(p.immune_until, at);
+  // A special effect holds until its end, or (untimed) while the view keeps it.
+  const effectEnd = p.effect?.until ? until(p.effect.until, at) : null;
+  const suffers = Boolean(p.effect) && (!p.effect.until || Boolean(effectEnd));
   return h("span", { class: "chips" },
     p.alive === false && h("span", { class: "chip dead" }, t("state.dead")),
     p.wounded && h("span", { class: "chip wound" }, t("state.wounded")),
     stun && h("span", { class: "chip stun" }, t("state.stunned"), " ", stun),
     immune && h("span", { class: "chip immune" }, t("state.immune"), " ", immune),
+    suffers && h("span", { class: "chip effect" }, t("state.effect"), " ", p.effect.text, effectEnd && [" ", effectEnd]),
     (p.items || []).includes("crossbow") && h("span", { class: "chip" }, t("item.crossbow")),
-    p.alive !== false && !p.wounded && !stun && !immune && h("span", { class: "chip ok" }, t("state.ok")));
+    p.alive !== false && !p.wounded && !stun && !immune && !suffers && h("span", { class: "chip ok" }, t("state.ok")));
 }
 
 function nameIn(view, pid) {
@@ -104,8 +111,8 @@ function cardDuelPlayer(view, at, members) {
     last && h("section", { class: "replay-duel", testid: "replay-last-duel" },
       h("h3", {}, t("replay.last_duel", { name: last.opponent.name })),
       (last.rounds || []).map((round) => roundBlock(view, round, [me.player_id, last.opponent.player_id])),
-      h("ul", { class: "plain" }, (last.outcomes || []).map((o) => h("li", {}, t(`replay.outcome.${o.effect}`, {
-        name: nameIn(view, o.player_id), time: o.until ? clock(Date.parse(o.until)) : "",
+      h("ul", { class: "plain" }, (last.outcomes || []).map((o) => h("li", {}, t(`replay.outcome.${o.effect === "special" && o.until ? "special_until" : o.effect}`, {
+        name: nameIn(view, o.player_id), time: o.until ? clock(Date.parse(o.until)) : "", text: o.text,
       }))))),
     h("section", {},
       h("h3", {}, t("cards.title", { count: me.cards.length })),

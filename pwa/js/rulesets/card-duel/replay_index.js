@@ -1,7 +1,10 @@
-// card-duel's part of the replay's index (replay/indexer.js): duels, stuns, wounds and deaths,
-// the cards named in the log. DOM-free: the replay's Web Worker imports it.
+// card-duel's part of the replay's index (replay/indexer.js): duels, stuns, wounds, deaths and
+// special effects, the cards named in the log. DOM-free: the replay's Web Worker imports it.
 
-export const jumps = { duel: ["round_revealed"], stun: ["player_stunned"], wound: ["player_wounded"], death: ["player_killed"] };
+export const jumps = {
+  duel: ["round_revealed"], stun: ["player_stunned"], wound: ["player_wounded"], death: ["player_killed"],
+  special: ["effect_suffered"],
+};
 export const columns = ["duels", "won", "stuns", "stunned", "deaths"];
 export const rowsAreFighters = false;
 

@@ -210,7 +210,7 @@ export function boutBox(view, bout, { mine = new Set(), play = null, extra = nul
     return h("div", { class: `bout-side ${down ? "is-down" : ""}`, testid: down ? hook(`deck-down-${id}`) : null, "data-down": String(Boolean(down)) }, label, card);
   };
   const last = lastExchange(view, bout.bout_id);
-  return h("div", { class: `bout ${bout.opportunity ? "opportunity" : ""}`, testid: hook(`deck-bout-${bout.bout_id}`), "data-exchanges": String(bout.exchanges) },
+  return h("div", { class: `bout ${bout.opportunity ? "opportunity" : ""}`, testid: hook(`deck-bout-${bout.bout_id}`), "data-exchanges": String(bout.exchanges), "data-attacker": bout.attacker },
     h("div", { class: "bout-head" },
       h("span", { class: "bout-count" }, bout.opportunity ? t("sd.exchange.opportunity") : t("sd.bout.exchanges", { n: bout.exchanges, of: EXCHANGES }))),
     h("div", { class: "bout-sides" }, slot(bout.attacker), h("span", { class: "vs" }, "⚔"), slot(bout.defender)),

@@ -102,15 +102,13 @@ function actorBox(app, game) {
 }
 
 // Every bout: who holds its initiative, exchanges, the cards down (the GM sees which). The bouts
-// the GM may start: the pairs in contact the view offers (the higher initiative attacks unless
-// the GM swaps them).
+// the GM may start: the pairs in contact the view offers; the server picks who attacks.
 function fights(app, game) {
   const view = game.view;
   const ui = deckUi(app);
   ui.engage ??= {};
   const pairs = engageOffers(view);
   const chosen = pairs.find(([a, b]) => `${a}:${b}` === ui.engage.pair) ?? pairs[0];
-  const [attacker, defender] = chosen && ui.engage.swap ? [chosen[1], chosen[0]] : chosen ?? [];
   const why = chosen ? chosen[2] : null;
   const bouts = boutsIn(view);
   return h("section", { class: "fights", testid: "deck-fights" },
@@ -136,20 +134,16 @@ function fights(app, game) {
       pairs.length > 0 && h("div", { class: "num-row" },
         h("label", {}, t("sd.engage.pair"),
           h("select", { testid: "deck-engage-pair", onchange: (e) => { ui.engage = { pair: e.target.value }; app.render(); } },
-            pairs.map(([a, b]) => h("option", { value: `${a}:${b}`, selected: chosen[0] === a && chosen[1] === b }, `${nameOf(view, a)} – ${nameOf(view, b)}`)))),
-        h("label", { class: "check" },
-          h("input", { type: "checkbox", testid: "deck-engage-swap", checked: Boolean(ui.engage.swap), onchange: (e) => { ui.engage.swap = e.target.checked; app.render(); } }),
-          t("sd.engage.swap"))),
-      chosen && h("p", { class: "hint", testid: "deck-engage-who" }, t("sd.engage.who", { attacker: nameOf(view, attacker), defender: nameOf(view, defender) })),
+            pairs.map(([a, b]) => h("option", { value: `${a}:${b}`, selected: chosen[0] === a && chosen[1] === b }, `${nameOf(view, a)} – ${nameOf(view, b)}`))))),
       chosen && h("button", {
         type: "button", class: "primary", testid: "deck-engage", disabled: Boolean(why) || sending(game, "engage"), title: why ? refusalText(why) : "",
         onclick: () => {
-          game.send({ type: "engage", attacker, defender });
-          ui.engage = {}; // back to suggestions
+          game.send({ type: "engage", fighters: [chosen[0], chosen[1]] });
+          ui.engage = {}; // back to the first pair offered
         },
       }, t("sd.engage.submit")),
       why && why !== "game_not_running" && h("p", { class: "hint" }, refusalText(why)),
-      h("p", { class: "hint" }, t("sd.engage.hint"))));
+      h("p", { class: "hint", testid: "deck-engage-hint" }, t("sd.engage.hint"))));
 }
 
 function roster(app, game) {

@@ -33,7 +33,7 @@ export function refusalOf(view, name) {
 
 export const offered = (view, name) => view.may?.[name] !== undefined;
 
-// The GM's engage offers: pairs of fighters in contact, [attacker, defender, refusal code|null].
+// The GM's engage offers: pairs of fighters in contact, [a, b, refusal code|null], once a pair.
 export function engageOffers(view) {
   return Object.keys(view.may || {}).filter((name) => name.startsWith("engage:"))
     .map((name) => [...name.split(":").slice(1), refusalOf(view, name)]);
