@@ -523,3 +523,225 @@ async def log(api: httpx.AsyncClient, gid: str, token: str) -> list[dict[str, An
     assert answer.status_code == 200, answer.text
     events: list[dict[str, Any]] = answer.json()["events"]
     return events
+
+
+# Alice's hero holds two weapons; the GM's goblin is slow (its initiative bonus) and tough.
+HERO = {
+    "name": "Baldur",
+    "side": "Družina",
+    "str": 4,
+    "agi": 1,
+    "lives": "60",
+    "initiative_bonus": "30",
+    "weapon": {"name": "Meč", "attack": "5", "damage": "1", "defence": "2"},
+    "second_weapon": {"name": "Dýka", "attack": "2", "damage": "1", "defence": "1"},
+}
+GOBLIN = {"name": "Skřet", "side": "Skřeti", "str": 1, "lives": "200", "initiative_bonus": "-20"}
+
+
+async def fill_sheet(gm: Page, sheet: dict[str, Any], player: str) -> None:
+    """The sheet form, field by field (weapons too), linked to `player` ("" for the GM's)."""
+    await gm.get_by_test_id("sheet-clear").click()
+    for field, value in sheet.items():
+        if field in ("weapon", "second_weapon"):
+            if field == "second_weapon":
+                await gm.get_by_test_id("sheet-second-weapon").check()
+            for part, number in value.items():
+                await gm.get_by_test_id(f"sheet-{field}_{part}").fill(str(number))
+        else:
+            await gm.get_by_test_id(f"sheet-{field}").fill(str(value))
+    await gm.get_by_test_id("sheet-player").select_option(player)
+    await gm.get_by_test_id("add-combatant").click()
+
+
+async def roll_on_phone(page: Page, button: str) -> None:
+    """The player rolls the part the phone asks for; its result is then on top."""
+    await expect(page.get_by_test_id(button)).to_be_visible()
+    attack_id = await page.get_by_test_id("my-attack").get_attribute("data-attack-id")
+    await page.get_by_test_id(button).click()
+    await expect(page.get_by_test_id("attack-result")).to_have_attribute(
+        "data-attack-id", str(attack_id)
+    )
+
+
+async def test_checks_surprise_a_potion_two_weapons_and_a_dropped_weapon(
+    phone: Phone, api: httpx.AsyncClient, live_server: str
+) -> None:
+    game = await new_gm_game(api, "dice-combat", ["Alice"], [])
+    gid, org, alice_player = game["gid"], game["org"], game["players"]["Alice"]
+    gm = await (await phone(**LAPTOP)).new_page()
+    errors = watch_errors(gm)
+    await gm.goto(f"/#/join/{gid}/{org}")
+    await expect(gm.get_by_test_id("dice-gm")).to_be_visible()
+
+    # The combatants from the sheet form: Baldur with a second weapon, played on Alice's phone.
+    await fill_sheet(gm, HERO, alice_player["player_id"])
+    await expect(gm.locator('[data-testid^="combatant-open-"]')).to_have_count(1)
+    await fill_sheet(gm, GOBLIN, "")
+    await expect(gm.locator('[data-testid^="combatant-open-"]')).to_have_count(2)
+    view = await server_view(api, gid, org)
+    ids = {c["name"]: combatant_id for combatant_id, c in view["combatants"].items()}
+    hero, goblin = ids["Baldur"], ids["Skřet"]
+    assert view["combatants"][hero]["second_weapon"] == {
+        "name": "Dýka",
+        "attack": 2,
+        "damage": 1,
+        "defence": 1,
+        "ranged": False,
+        "flat_allowed": False,
+    }
+    assert view["combatants"][goblin]["second_weapon"] is None
+    await gm.get_by_test_id(f"combatant-open-{hero}").click()
+    await expect(gm.get_by_test_id(f"second-weapon-{hero}")).to_contain_text("Dýka +2 / +1 / +1")
+    await gm.get_by_test_id(f"combatant-open-{hero}").click()
+
+    # Alice's phone, 360 px wide: both of Baldur's weapons.
+    alice = await (
+        await phone(viewport={"width": 360, "height": 780}, screen={"width": 360, "height": 780})
+    ).new_page()
+    errors += watch_errors(alice)
+    await alice.goto(local(alice_player["join_url"], live_server))
+    await expect(alice.get_by_test_id(f"my-combatant-{hero}")).to_be_visible()
+    await expect(alice.get_by_test_id(f"second-weapon-{hero}")).to_contain_text("Dýka")
+
+    # A perception roll before the fight: d6 (sixes roll again) + OBR against 8.
+    await gm.get_by_test_id(f"check-who-{hero}").check()
+    await gm.get_by_test_id(f"check-who-{goblin}").check()
+    await gm.get_by_test_id("check-field").select_option("agi")
+    await gm.get_by_test_id("check-difficulty").fill("8")
+    await gm.get_by_test_id("check-submit").click()
+    result = gm.get_by_test_id("check-result")
+    await expect(result.locator(".check-row")).to_have_count(2)
+    check = (await server_view(api, gid, org))["checks"][-1]
+    assert check["kind"] == "perception" and check["field"] == "agi"
+    for roll in check["rolls"]:
+        row = result.get_by_test_id(f"check-row-{roll['combatant_id']}")
+        await expect(row).to_have_attribute("data-total", str(roll["total"]))
+        await expect(row).to_have_attribute("data-success", str(roll["success"]).lower())
+        assert [int(d) for d in await row.locator(".die").all_inner_texts()] == roll["dice"]
+        await expect(row).to_contain_text("ÚSPĚCH" if roll["success"] else "NEÚSPĚCH")
+    # Her phone shows Baldur's roll only.
+    mine = alice.get_by_test_id("my-check")
+    await expect(mine.get_by_test_id(f"check-row-{hero}")).to_be_visible()
+    await expect(mine.get_by_test_id(f"check-row-{goblin}")).to_have_count(0)
+    await top_shot(alice, "dc-11-phone-check")
+
+    # An old wound: Baldur begins at 40 of 60.
+    await gm.get_by_test_id("correct-target").select_option(hero)
+    await gm.get_by_test_id("correct-field").select_option("lives")
+    await gm.get_by_test_id("correct-value").fill("40")
+    await gm.get_by_test_id("correct-reason").fill("Stará rána")
+    await gm.get_by_test_id("correct-submit").click()
+    await expect(alice.get_by_test_id(f"combatant-lives-{hero}")).to_have_text("40 / 60")
+
+    # The goblin did not notice them: it is surprised, round 1 is Baldur's alone.
+    await gm.get_by_test_id(f"fight-surprised-{goblin}").check()
+    await gm.get_by_test_id("begin-fight").click()
+    await expect(gm.get_by_test_id("fight-round")).to_have_attribute("data-round", "1")
+    await expect(gm.get_by_test_id("current-turn")).to_have_attribute("data-combatant", hero)
+    await expect(gm.get_by_test_id("everyone-surprised")).to_have_count(0)
+
+    # A potion: 10 lives and SIL +2 for a round, when the next round starts.
+    await gm.get_by_test_id("action-use_item").click()
+    await gm.get_by_test_id("item-heal").fill("10")
+    await gm.get_by_test_id("item-field").select_option("str")
+    await gm.get_by_test_id("item-by").fill("2")
+    await gm.get_by_test_id("item-rounds").fill("1")
+    await gm.get_by_test_id("action-note").fill("Lektvar síly")
+    await gm.get_by_test_id("item-submit").click()
+    waiting = gm.get_by_test_id(f"order-{hero}").get_by_test_id(f"effect-waiting-{hero}")
+    await expect(waiting).to_contain_text("+10")
+    await expect(gm.get_by_test_id("dice-log")).to_contain_text("Lektvar síly")
+    await expect(alice.get_by_test_id(f"combatant-lives-{hero}")).to_have_text("40 / 60")
+    await top_shot(gm, "dc-12-gm-potion-waiting")
+    await gm.get_by_test_id("next-turn").click()
+
+    # Round 2: the potion works; Baldur stabs with his dagger and rolls on the phone.
+    await expect(gm.get_by_test_id("fight-round")).to_have_attribute("data-round", "2")
+    await expect(alice.get_by_test_id(f"combatant-lives-{hero}")).to_have_text("50 / 60")
+    await expect(gm.get_by_test_id(f"combatant-lives-{hero}")).to_have_text("50 / 60")
+    await expect(gm.get_by_test_id("round-items")).to_contain_text("+10")
+    await expect(alice.get_by_test_id(f"boost-{hero}-str")).to_be_visible()
+    assert (await server_view(api, gid, org))["combatants"][hero]["str"] == 6
+    await expect(gm.get_by_test_id("current-turn")).to_have_attribute("data-combatant", hero)
+    await gm.get_by_test_id("attack-weapon").select_option("second")
+    await expect(gm.get_by_test_id("attack-defence-weapon")).to_have_count(0)  # one weapon
+    await gm.get_by_test_id("attack-declare").click()
+    await roll_on_phone(alice, "roll-attack")
+    last = (await server_view(api, gid, org))["recent"][-1]
+    assert last["attacker_id"] == hero and last["weapon"] == "second"
+    await expect(gm.get_by_test_id("attack-second-weapon")).to_be_visible()
+    await top_shot(alice, "dc-13-phone-second-weapon")
+    await gm.get_by_test_id("next-turn").click()
+    # The goblin backs off: no short move beside a movement action, the console says why.
+    await expect(gm.get_by_test_id("current-turn")).to_have_attribute("data-combatant", goblin)
+    await gm.get_by_test_id("action-retreat").click()
+    await expect(gm.get_by_test_id("action-short_move")).to_be_disabled()
+    await expect(gm.get_by_test_id("action-short_move")).to_have_attribute(
+        "title", "Krátký pohyb nejde s přesunem, plazením, ústupem ani útěkem."
+    )
+    await gm.get_by_test_id("next-turn").click()
+
+    # Round 3: the strength wears off. Baldur drops his sword for an axe: he still parries, with
+    # his dagger, when the goblin strikes later this round.
+    await expect(gm.get_by_test_id("fight-round")).to_have_attribute("data-round", "3")
+    await expect(gm.get_by_test_id("round-items")).to_be_visible()
+    await expect(alice.get_by_test_id(f"boost-{hero}-str")).to_have_count(0)
+    await expect(gm.get_by_test_id("current-turn")).to_have_attribute("data-combatant", hero)
+    await gm.get_by_test_id("action-change_weapon").click()
+    await gm.get_by_test_id("new-weapon-name").fill("Sekera")
+    await gm.get_by_test_id("new-weapon-attack").fill("3")
+    await gm.get_by_test_id("weapon-drop").check()
+    hint = gm.get_by_test_id("weapon-drop-hint")
+    await expect(hint).to_contain_text("obrana v tomto kole zůstává")
+    await gm.get_by_test_id("weapon-submit").click()
+    await expect(gm.get_by_test_id("dice-log")).to_contain_text("stará zbraň odhozena")
+    now = await server_view(api, gid, org)
+    assert now["combatants"][hero]["weapon"]["name"] == "Sekera"
+    assert now["fight"]["actions"][hero]["active_defence"]
+    await expect(gm.get_by_test_id("budget")).to_contain_text("aktivní obrana: ano")
+    await gm.get_by_test_id("next-turn").click()
+    await expect(gm.get_by_test_id("current-turn")).to_have_attribute("data-combatant", goblin)
+    await gm.get_by_test_id("attack-defence-weapon").select_option("second")
+    await gm.get_by_test_id("attack-declare").click()
+    await roll_on_phone(alice, "roll-defence")
+    last = (await server_view(api, gid, org))["recent"][-1]
+    assert last["attacker_id"] == goblin and last["defence"] == "active"
+    assert last["defence_weapon"] == "second"
+    await expect(alice.get_by_test_id("attack-result")).to_contain_text("kryje druhou zbraní")
+    await top_shot(gm, "dc-14-gm-dropped-and-parried")
+    await top_shot(alice, "dc-15-phone-parried")
+
+    # A new fight where both sides are named surprised: nobody is.
+    await gm.get_by_test_id("end-fight").click()
+    await gm.get_by_test_id("end-fight-confirm").click()
+    await gm.get_by_test_id(f"fight-surprised-{hero}").check()
+    await gm.get_by_test_id(f"fight-surprised-{goblin}").check()
+    await gm.get_by_test_id("begin-fight").click()
+    await expect(gm.get_by_test_id("everyone-surprised")).to_be_visible()
+    started = [e for e in await log(api, gid, org) if e["type"] == "fight_started"][-1]
+    assert started["data"]["everyone_surprised"] and started["data"]["surprised"] == []
+    await expect(gm.get_by_test_id("dice-log")).to_contain_text("tedy nikdo")
+
+    # The replay tells all of it in words.
+    await command(api, gid, org, {"type": "end_game"})
+    events = await log(api, gid, org)
+    told = [
+        ("check_rolled", lambda d: True, "Postřeh (obtížnost 8)"),
+        ("action_taken", lambda d: d["effect"], "cíl Baldur, od příštího kola: +10 životů"),
+        ("item_took_effect", lambda d: True, "Baldur: +10 životů (teď 50)"),
+        ("item_wore_off", lambda d: True, "Baldur: účinek předmětu vyprchal (SIL +2 zpět)"),
+        ("attack_declared", lambda d: d["weapon"] == "second", "druhou zbraní"),
+        ("action_taken", lambda d: d["dropped"], "stará zbraň odhozena"),
+        ("attack_declared", lambda d: d["defence_weapon"] == "second", "kryje druhou zbraní"),
+        ("fight_started", lambda d: d["everyone_surprised"], "překvapeni všichni, tedy nikdo"),
+    ]
+    await gm.goto(f"/#/replay/{gid}")
+    await expect(gm.get_by_test_id("replay-view")).not_to_have_attribute("data-seq", "")
+    for kind, which, words in told:
+        seq = next(e["seq"] for e in events if e["type"] == kind and which(e["data"]))
+        await gm.get_by_test_id("replay-scrubber").fill(str(seq))
+        await expect(gm.get_by_test_id("replay-view")).to_have_attribute("data-seq", str(seq))
+        await expect(gm.get_by_test_id(f"replay-event-{seq}")).to_contain_text(words)
+    await top_shot(gm, "dc-16-replay")
+    assert not errors, errors

@@ -3,6 +3,7 @@
 import { h } from "../../dom.js";
 import { errorText, t } from "../../i18n.js";
 import { rows } from "../../keyed.js";
+import { WEAPON_NUMBERS } from "./dice.js";
 
 // The view keys combatants, waiting attacks, chases and wounds by id; screens list them as rows
 // that carry their id again, in the order they were made.
@@ -102,6 +103,8 @@ export function attackCard(view, attack, { testid, mine = new Set(), extra = nul
       h("span", { class: "chips" },
         h("span", { class: "chip" }, t(attack.ranged ? "dc.ranged" : "dc.melee")),
         attack.flat && h("span", { class: "chip" }, t("dc.flat")),
+        attack.weapon === "second" && h("span", { class: "chip", testid: testid && "attack-second-weapon" }, t("dc.with_second_weapon")),
+        attack.defence_weapon === "second" && h("span", { class: "chip" }, t("dc.parry_second_weapon")),
         attack.free && h("span", { class: "chip" }, t("dc.free_attack")))),
     rollLine("attack", t("dc.roll.attack"), t("dc.un", { n: attack.attack_number }), rolls.attack, attackTotal,
       (attack.awaiting || []).includes("attack") && waiting("attack")),
@@ -200,6 +203,120 @@ export function numbersGrid(c, { full = false } = {}) {
       cell(t("dc.field.size"), c.size),
     ],
     h("div", { class: "stat wide-stat" }, h("span", { class: "stat-label" }, t("dc.field.weapon")),
-      h("b", {}, `${w.name || t("dc.fists")} ${signed(w.attack)} / ${signed(w.damage)} / ${signed(w.defence)}`,
-        full && w.ranged ? ` · ${t("dc.ranged")}` : "", full && w.flat_allowed ? ` · ${t("dc.flat")}` : "")));
+      h("b", {}, weaponText(w, { full }))),
+    c.second_weapon && h("div", { class: "stat wide-stat", testid: `second-weapon-${c.combatant_id}` },
+      h("span", { class: "stat-label" }, t("dc.field.second_weapon")),
+      h("b", {}, weaponText(c.second_weapon, { full }))));
+}
+
+// "Dýka +1 / +2 / +0 · na dálku": a weapon's name and its attack, damage and defence.
+export function weaponText(w, { full = true } = {}) {
+  return `${w.name || t("dc.fists")} ${signed(w.attack)} / ${signed(w.damage)} / ${signed(w.defence)}`
+    + `${full && w.ranged ? ` · ${t("dc.ranged")}` : ""}${full && w.flat_allowed ? ` · ${t("dc.flat")}` : ""}`;
+}
+
+// A weapon's inputs (name, numbers, ranged, flat), editing `w` in place: the sheet's two
+// weapons and a change of weapons in a fight. `testid(field)` names each input.
+export function weaponFields(w, testid) {
+  return [
+    h("div", { class: "num-row" },
+      h("label", {}, t("dc.field.weapon_name"), h("input", {
+        testid: testid("name"), value: w.name, maxlength: "40", autocomplete: "off", oninput: (e) => { w.name = e.target.value; },
+      })),
+      WEAPON_NUMBERS.map(([field, least, most]) => h("label", { class: "num" }, t(`dc.field.weapon_${field}`), h("input", {
+        type: "number", min: String(least), max: String(most), inputmode: "numeric", testid: testid(field),
+        value: String(w[field]), oninput: (e) => { w[field] = e.target.value; },
+      })))),
+    h("div", { class: "checks" }, ["ranged", "flat_allowed"].map((field) => h("label", { class: "check" },
+      h("input", { type: "checkbox", testid: testid(field), checked: Boolean(w[field]), onchange: (e) => { w[field] = e.target.checked; } }),
+      t(`dc.field.${field}`)))),
+  ];
+}
+
+// What an item does (use_item's effect): "+5 životů, krvácení ošetřeno, SIL +2 na 3 kola".
+export function effectText(effect) {
+  const parts = [];
+  if (effect.heal > 0) parts.push(t("dc.effect.heal", { count: effect.heal }));
+  if (effect.treat) parts.push(t("dc.effect.treat"));
+  if (effect.field) parts.push(t("dc.effect.change", { field: t(`dc.field.${effect.field}`), by: signed(effect.by), count: effect.rounds }));
+  return parts.join(", ");
+}
+
+// An action as the log and the replay tell it: the weapon taken up (into which hand, the old one
+// dropped), the item's effect and on whom, the GM's note.
+export function actionLine(d, who) {
+  const parts = [t("dc.log.action", { name: who(d.combatant_id), action: t(`dc.act.${d.action}`), length: t(`dc.len.${d.length}`) })];
+  if (d.weapon) parts.push(t(d.hand === "second" ? "dc.log.weapon_second" : "dc.log.weapon", { weapon: weaponText(d.weapon, { full: false }) }));
+  if (d.dropped) parts.push(t("dc.log.dropped"));
+  if (d.effect) parts.push(t("dc.log.effect", { name: who(d.effect.target_id ?? d.combatant_id), what: effectText(d.effect) }));
+  if (d.note) parts.push(d.note);
+  return parts.join(" – ");
+}
+
+// An item working (item_took_effect) or wearing off (item_wore_off), in words.
+export function itemLine(type, d, who) {
+  if (type === "item_wore_off") {
+    return t("dc.log.item_wore_off", { name: who(d.combatant_id), field: t(`dc.field.${d.field}`), by: signed(d.by) });
+  }
+  const parts = [];
+  if (d.healed > 0) parts.push(t("dc.item.healed", { count: d.healed, lives: d.lives }));
+  if (d.wound_ids?.length) parts.push(t("dc.item.treated"));
+  if (d.field) parts.push(t("dc.item.changed", { field: t(`dc.field.${d.field}`), by: signed(d.by), round: d.until_round }));
+  const what = parts.join(", ") || t("dc.item.no_change");
+  return d.target_id === d.combatant_id
+    ? t("dc.log.item_took_effect", { name: who(d.target_id), what })
+    : t("dc.log.item_took_effect_from", { name: who(d.target_id), user: who(d.combatant_id), what });
+}
+
+// "SIL +2 (do kola 5)": a number an item changed, until the start of that round.
+export function boostText(b) {
+  return t("dc.boost", { field: t(`dc.field.${b.field}`), by: signed(b.by), round: b.until_round });
+}
+
+// A combatant's numbers changed by items (already in the numbers shown), and the items that take
+// effect on it when the next round starts.
+export function itemChips(view, c) {
+  const waiting = (view.fight?.used || []).filter((u) => (u.effect.target_id ?? u.combatant_id) === c.combatant_id);
+  return [
+    ...(c.boosts || []).map((b) => h("span", { class: "chip ok", testid: `boost-${c.combatant_id}-${b.field}` }, boostText(b))),
+    ...waiting.map((e) => h("span", { class: "chip wait", testid: `effect-waiting-${c.combatant_id}` },
+      t("dc.effect.waiting", { what: effectText(e.effect) }))),
+  ];
+}
+
+// "Postřeh", "Zkouška dovednosti: Plavání": what a check was of.
+function checkTitle(check) {
+  const kind = t(`dc.check.${check.kind}`);
+  return check.name ? `${kind}: ${check.name}` : kind;
+}
+
+// A check in one line: what, how hard, and each total (✓ success, ✗ failure).
+export function checkLine(d, who) {
+  const rolls = d.rolls.map((r) => `${who(r.combatant_id)} ${r.total} ${r.success ? "✓" : "✗"}`).join(", ");
+  return t("dc.log.check", { what: checkTitle(d), difficulty: d.difficulty, rolls });
+}
+
+export function fightStartedLine(d) {
+  const line = t("dc.log.fight_started", { count: (d.combatants || []).length });
+  return d.everyone_surprised ? `${line} – ${t("dc.log.everyone_surprised")}` : line;
+}
+
+// One check (perception or a skill): what was checked, and each combatant's dice, total and
+// success. `mine` turns a name into "you" on a phone.
+export function checkCard(view, check, { mine = new Set(), testid = null } = {}) {
+  const sum = (r) => [r.number ? ` ${signed(r.number)}` : "", check.value ? ` ${signed(check.value)}` : "", " = "];
+  return h("div", { class: "check-card", testid, "data-check-id": check.check_id },
+    h("div", { class: "check-head" },
+      h("strong", {}, checkTitle(check)),
+      h("span", { class: "chips" },
+        check.field && h("span", { class: "chip" }, t(`dc.field.${check.field}`)),
+        check.value !== 0 && h("span", { class: "chip" }, t("dc.check.value", { n: signed(check.value) })),
+        h("span", { class: "chip" }, t("dc.check.difficulty", { n: check.difficulty })))),
+    h("ul", { class: "plain check-rows" }, check.rolls.map((r) => h("li", {
+      class: `check-row ${r.success ? "is-success" : "is-failure"}`, testid: `check-row-${r.combatant_id}`,
+      "data-total": String(r.total), "data-success": String(r.success),
+    },
+    h("strong", { class: "check-who" }, mine.has(r.combatant_id) ? t("dc.you") : nameOf(view, r.combatant_id)),
+    h("span", { class: "roll-expr" }, diceFaces(r.dice), sum(r), h("b", { class: "roll-total" }, String(r.total))),
+    h("span", { class: `chip ${r.success ? "ok" : "wound"}` }, t(r.success ? "dc.check.success" : "dc.check.failure"))))));
 }

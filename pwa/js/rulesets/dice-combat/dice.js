@@ -20,10 +20,15 @@ export const SHEET_NUMBERS = [
 export const WEAPON_NUMBERS = [["attack", -20, 30, 0], ["damage", -20, 30, 0], ["defence", -20, 30, 0]];
 export const SIZES = ["A", "B", "C", "D", "E"];
 
+export function blankWeapon() {
+  return { name: "", attack: 0, damage: 0, defence: 0, ranged: false, flat_allowed: false };
+}
+
 export function blankSheet() {
   const sheet = { name: "", side: "" };
   for (const [field, , , fallback] of SHEET_NUMBERS) sheet[field] = fallback;
-  sheet.weapon = { name: "", attack: 0, damage: 0, defence: 0, ranged: false, flat_allowed: false };
+  sheet.weapon = blankWeapon();
+  sheet.second_weapon = null; // a weapon in the other hand, when the sheet has one
   sheet.size = "B";
   sheet.bleeds = true;
   return sheet;
@@ -54,19 +59,26 @@ export function toSheet(raw) {
     const value = field === "lives" ? raw.max_lives ?? raw.lives : raw[field];
     sheet[field] = value === undefined || value === null || value === "" ? fallback : whole(value, field, least, most);
   }
-  const weapon = raw.weapon ?? {};
-  if (typeof weapon !== "object" || Array.isArray(weapon)) throw new SheetError("weapon: {…}");
-  sheet.weapon = { name: text(weapon.name ?? "", "weapon.name", { required: false }) };
-  for (const [field, least, most, fallback] of WEAPON_NUMBERS) {
-    const value = weapon[field];
-    sheet.weapon[field] = value === undefined || value === "" ? fallback : whole(value, `weapon.${field}`, least, most);
-  }
-  sheet.weapon.ranged = Boolean(weapon.ranged);
-  sheet.weapon.flat_allowed = Boolean(weapon.flat_allowed);
+  sheet.weapon = toWeapon(raw.weapon ?? {}, "weapon");
+  // Only a sheet with two weapons says so: a one-weapon sheet reads as it always has.
+  if (raw.second_weapon) sheet.second_weapon = toWeapon(raw.second_weapon, "second_weapon");
   sheet.size = raw.size === undefined ? "B" : String(raw.size).toUpperCase();
   if (!SIZES.includes(sheet.size)) throw new SheetError(`size: ${SIZES.join(", ")}`);
   sheet.bleeds = raw.bleeds === undefined ? true : Boolean(raw.bleeds);
   return sheet;
+}
+
+// A weapon from a sheet, a view or a form (numbers as strings). Throws SheetError.
+export function toWeapon(raw, where = "weapon") {
+  if (!raw || typeof raw !== "object" || Array.isArray(raw)) throw new SheetError(`${where}: {…}`);
+  const weapon = { name: text(raw.name ?? "", `${where}.name`, { required: false }) };
+  for (const [field, least, most, fallback] of WEAPON_NUMBERS) {
+    const value = raw[field];
+    weapon[field] = value === undefined || value === "" ? fallback : whole(value, `${where}.${field}`, least, most);
+  }
+  weapon.ranged = Boolean(raw.ranged);
+  weapon.flat_allowed = Boolean(raw.flat_allowed);
+  return weapon;
 }
 
 // The sheets in a pasted or loaded JSON text: one sheet, a list, or {"sheets": [...]}.
@@ -155,6 +167,14 @@ export const COMBATANT_FIELDS = [
   "lives", "max_lives", "str", "agi", "armour", "shield", "weapon_attack", "weapon_damage",
   "weapon_defence", "movement", "athletics", "endurance", "stamina", "first_aid",
   "attacks_per_round", "initiative_bonus", "initiative", "sprint_rounds", "sprint_used",
+];
+
+// The sheet numbers a check may add (`check`'s field), and those an item may change for a few
+// rounds (`use_item`'s effect).
+export const CHECK_FIELDS = ["str", "agi", "movement", "athletics", "endurance", "stamina", "first_aid"];
+export const EFFECT_FIELDS = [
+  "str", "agi", "armour", "shield", "movement", "athletics", "endurance", "attacks_per_round",
+  "initiative_bonus", "weapon_attack", "weapon_damage", "weapon_defence",
 ];
 
 // The current value of a correctable field (null when there is none yet).

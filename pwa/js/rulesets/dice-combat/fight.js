@@ -1,14 +1,15 @@
-// The GM's fight: beginning one, the initiative order and the current turn, the action picker
-// (within the round's budget), declaring an attack with every modifier, the dice waiting and
-// rolled, bleeding, flight and chases.
+// The GM's fight: beginning one, the initiative order and the current turn, declaring an attack
+// with every modifier and weapon, the dice waiting and rolled, bleeding, items taking effect,
+// flight and chases. The action picker is actions.js.
 import { h } from "../../dom.js";
 import { t } from "../../i18n.js";
 import { COVERS, MODIFIERS } from "./dice.js";
 import { eventsOf, lastOf, thisRound } from "./dicelog.js";
 import {
-  actionsOf, attackCard, attacksOf, chasesOf, combatantOf, combatantsOf, currentTurn, diceFaces, livesText, memberOf, nameOf, refusalOf, refusalText, signed, turnOrder,
-  woundsOf,
+  attackCard, attacksOf, chasesOf, combatantOf, combatantsOf, currentTurn, diceFaces, itemChips, itemLine, livesText, memberOf, nameOf, refusalOf, refusalText,
+  signed, turnOrder, woundsOf,
 } from "./common.js";
+import { actionPicker } from "./actions.js";
 import { sending } from "../../views/common.js";
 
 
@@ -59,7 +60,7 @@ export function fightPanel(app, game) {
   const fight = view.fight;
   const ui = app.ui.dice;
   if (ui.turnKey !== turnKey(fight)) {
-    Object.assign(ui, { turnKey: turnKey(fight), actor: fight.turn, attacker: fight.turn, target: null, fleeOpen: false, weaponFor: null, note: "" });
+    Object.assign(ui, { turnKey: turnKey(fight), actor: fight.turn, attacker: fight.turn, target: null, fleeOpen: false, weaponFor: null, itemFor: null, note: "" });
   }
   const nextWhy = refusalOf(view, "next_turn");
   return h("section", { class: "fight", testid: "fight" },
@@ -85,9 +86,11 @@ export function fightPanel(app, game) {
             },
           }, t("dc.fight.end")))),
     nextWhy && h("p", { class: "hint", testid: "next-turn-blocked" }, refusalText(nextWhy)),
+    fight.everyone_surprised && fight.round === 1 && h("div", { class: "banner info", testid: "everyone-surprised" }, t("dc.fight.everyone_surprised")),
     currentTurn(view),
     turnOrder(view, { row: (id) => orderExtra(view, id) }),
     roundBleeding(game),
+    roundItems(game),
     flightResult(game),
     freeAttacks(app, view),
     attackForm(app, game),
@@ -103,6 +106,7 @@ function orderExtra(view, id) {
   return h("span", { class: "order-extra" },
     h("span", { class: "order-lives" }, h("span", { class: "heart" }, "♥"), " ", livesText(c)),
     woundsOf(c).length > 0 && h("span", { class: "chip wound" }, t("dc.bleeding")),
+    itemChips(view, c),
     done && budgetText(done, c));
 }
 
@@ -131,128 +135,14 @@ function roundBleeding(game) {
       t("dc.bleed.lost", { count: e.data.lost, lives: e.data.lives }))));
 }
 
-// What is left of the actor's round, as the server's offers say: a long action, a short one,
-// its attacks and its active defence.
-function budgetSummary(view, done, c) {
-  const fight = view.fight;
-  const surprised = fight.round === 1 && fight.surprised.includes(c.combatant_id);
-  const id = c.combatant_id;
-  const long = refusalOf(view, `act:${id}:other:long`); // offered on its turn only
-  const short = refusalOf(view, `act:${id}:other:short`);
-  return h("div", { class: "budget", testid: "budget" },
-    surprised && h("span", { class: "chip wait" }, t("dc.surprised_no_action")),
-    long !== undefined && h("span", { class: `chip ${long === null ? "ok" : ""}` }, t(long === null ? "dc.budget.long_free" : "dc.budget.long_used")),
-    short !== undefined && h("span", { class: `chip ${short === null ? "ok" : ""}` }, t(short === null ? "dc.budget.short_free" : "dc.budget.short_used")),
-    h("span", { class: "chip" }, t("dc.budget.attacks", { done: done?.attacks ?? 0, of: c.attacks_per_round })),
-    h("span", { class: `chip ${done?.active_defence ? "ok" : "wait"}` }, t(done?.active_defence ? "dc.budget.parry_yes" : "dc.budget.parry_no")));
-}
-
-// The actions the server offers the chosen combatant (all of them on its turn, else speaking),
-// each greyed with the server's reason when refused.
-function actionPicker(app, game) {
+// Items that took effect or wore off when this round started.
+function roundItems(game) {
   const view = game.view;
-  const fight = view.fight;
-  const ui = app.ui.dice;
-  const participants = fight.participants.map((id) => combatantOf(view, id)).filter((c) => c && c.condition === "up");
-  const actor = participants.find((c) => c.combatant_id === ui.actor) ?? combatantOf(view, fight.turn) ?? participants[0];
-  if (!actor) return h("section", { class: "action-picker" }, h("p", { class: "hint" }, t("dc.act.nobody")));
-  const id = actor.combatant_id;
-  const done = fight.actions[id];
-  const seen = new Set();
-  const button = ([action, length, why]) => {
-    const first = !seen.has(action);
-    seen.add(action);
-    return h("button", {
-      type: "button", class: `action-button len-${length}`, testid: first ? `action-${action}` : `action-${action}-${length}`,
-      disabled: why !== null, title: why ? refusalText(why) : t(`dc.len.${length}`),
-      onclick: () => {
-        if (action === "change_weapon") {
-          ui.weaponFor = { length, weapon: { ...actor.weapon } };
-          return app.render();
-        }
-        const command = { type: "act", combatant_id: id, action, length, note: (ui.note || "").trim() };
-        ui.note = "";
-        return game.send(command);
-      },
-    }, t(`dc.act.${action}`), h("span", { class: "len" }, t(`dc.len.${length}`)));
-  };
-  const fleeWhy = refusalOf(view, `flee:${id}`);
-  return h("section", { class: "action-picker", testid: "action-picker" },
-    h("div", { class: "picker-head" },
-      h("h3", {}, t("dc.act.title")),
-      h("label", { class: "inline" }, t("dc.act.who"),
-        h("select", { testid: "act-actor", onchange: (e) => { ui.actor = e.target.value; app.render(); } },
-          participants.map((c) => h("option", { value: c.combatant_id, selected: c.combatant_id === id }, c.name))))),
-    budgetSummary(view, done, actor),
-    h("div", { class: "action-grid" },
-      actionsOf(view, id).map(button),
-      fleeWhy !== undefined && h("button", {
-        type: "button", class: "action-button len-long", testid: "action-flee", disabled: fleeWhy !== null,
-        title: fleeWhy ? refusalText(fleeWhy) : t("dc.act.flee_hint"),
-        onclick: () => { ui.fleeOpen = !ui.fleeOpen; app.render(); },
-      }, t("dc.act.flee"), h("span", { class: "len" }, t("dc.len.long")))),
-    h("label", {}, t("dc.act.note"),
-      h("input", { testid: "action-note", value: ui.note || "", maxlength: "200", autocomplete: "off", oninput: (e) => { ui.note = e.target.value; } })),
-    ui.weaponFor && weaponForm(app, game, actor),
-    ui.fleeOpen && fleeWhy === null && fleeForm(app, game, actor));
-}
-
-function weaponForm(app, game, actor) {
-  const ui = app.ui.dice;
-  const w = ui.weaponFor.weapon;
-  const number = (field) => h("label", { class: "num" }, t(`dc.field.weapon_${field}`),
-    h("input", { type: "number", min: "-20", max: "30", testid: `new-weapon-${field}`, value: String(w[field]), oninput: (e) => { w[field] = e.target.value; } }));
-  return h("form", {
-    class: "sub-form", testid: "weapon-form",
-    onsubmit: (event) => {
-      event.preventDefault();
-      const weapon = { name: String(w.name || "").trim().slice(0, 40), ranged: Boolean(w.ranged), flat_allowed: Boolean(w.flat_allowed) };
-      for (const field of ["attack", "damage", "defence"]) {
-        const n = Number(w[field]);
-        if (!Number.isInteger(n) || n < -20 || n > 30) return app.notify(t("dc.weapon.invalid"));
-        weapon[field] = n;
-      }
-      const command = { type: "act", combatant_id: actor.combatant_id, action: "change_weapon", length: ui.weaponFor.length, weapon, note: (ui.note || "").trim() };
-      ui.weaponFor = null;
-      ui.note = "";
-      game.send(command);
-      return app.render();
-    },
-  },
-  h("h3", {}, t("dc.weapon.title", { name: actor.name })),
-  h("div", { class: "num-row" },
-    h("label", {}, t("dc.field.weapon_name"), h("input", { testid: "new-weapon-name", value: w.name, maxlength: "40", oninput: (e) => { w.name = e.target.value; } })),
-    ["attack", "damage", "defence"].map(number)),
-  h("div", { class: "checks" },
-    h("label", { class: "check" }, h("input", { type: "checkbox", checked: Boolean(w.ranged), onchange: (e) => { w.ranged = e.target.checked; } }), t("dc.field.ranged")),
-    h("label", { class: "check" }, h("input", { type: "checkbox", checked: Boolean(w.flat_allowed), onchange: (e) => { w.flat_allowed = e.target.checked; } }), t("dc.field.flat_allowed"))),
-  h("div", { class: "actions" },
-    h("button", { type: "submit", class: "primary", testid: "weapon-submit" }, t("dc.weapon.submit")),
-    h("button", { type: "button", class: "secondary", onclick: () => { ui.weaponFor = null; app.render(); } }, t("cancel"))));
-}
-
-function fleeForm(app, game, actor) {
-  const view = game.view;
-  const ui = app.ui.dice;
-  const others = view.fight.participants.map((id) => combatantOf(view, id)).filter((c) => c && c.combatant_id !== actor.combatant_id && c.condition === "up");
-  ui.fleeFrom ??= {};
-  const from = (c) => ui.fleeFrom[c.combatant_id] ?? c.side !== actor.side;
-  const chosen = others.filter(from).map((c) => c.combatant_id);
-  return h("div", { class: "sub-form", testid: "flee-form" },
-    h("h3", {}, t("dc.flee.title", { name: actor.name })),
-    h("p", { class: "hint" }, t("dc.flee.hint")),
-    h("div", { class: "checks" }, others.map((c) => h("label", { class: "check" },
-      h("input", { type: "checkbox", testid: `flee-opponent-${c.combatant_id}`, checked: from(c), onchange: (e) => { ui.fleeFrom[c.combatant_id] = e.target.checked; app.render(); } }),
-      c.name))),
-    h("button", {
-      type: "button", class: "primary", testid: "flee-submit", disabled: !chosen.length,
-      onclick: () => {
-        game.send({ type: "flee", combatant_id: actor.combatant_id, opponents: chosen });
-        ui.fleeOpen = false;
-        ui.fleeFrom = {};
-        app.render();
-      },
-    }, t("dc.flee.submit")));
+  const lines = thisRound(eventsOf(game), view.fight).filter((e) => e.type === "item_took_effect" || e.type === "item_wore_off");
+  if (!lines.length) return null;
+  return h("div", { class: "round-items", testid: "round-items" },
+    h("h3", {}, t("dc.item.round_title", { round: view.fight.round })),
+    lines.map((e) => h("div", { testid: `${e.type}-${e.data.target_id ?? e.data.combatant_id}` }, itemLine(e.type, e.data, (id) => nameOf(view, id)))));
 }
 
 function flightResult(game) {
@@ -279,12 +169,20 @@ function freeAttacks(app, view) {
     }, t("dc.free.attack", { attacker: nameOf(view, attacker), fleeing: nameOf(view, fleeing) }))));
 }
 
+// An attack's situation as the form starts it: the GM's defaults, both weapons the first.
+function freshAttack() {
+  return {
+    defence: "auto", ranged: "weapon", flat: false, cover: "none", attackers: "1", attack_bonus: "0", defence_bonus: "0",
+    weapon: "first", defence_weapon: "first",
+  };
+}
+
 function attackForm(app, game) {
   const view = game.view;
   const fight = view.fight;
   const ui = app.ui.dice;
   ui.mods ??= {};
-  ui.atk ??= { defence: "auto", ranged: "weapon", flat: false, cover: "none", attackers: "1", attack_bonus: "0", defence_bonus: "0" };
+  ui.atk ??= freshAttack();
   const a = ui.atk;
   const inFight = fight.participants.map((id) => combatantOf(view, id)).filter(Boolean);
   const attackers = inFight.filter((c) => c.condition === "up");
@@ -293,7 +191,11 @@ function attackForm(app, game) {
   const targets = inFight.filter((c) => c.condition !== "dead" && c.combatant_id !== attacker.combatant_id);
   const target = targets.find((c) => c.combatant_id === ui.target)
     ?? targets.find((c) => c.side !== attacker.side && c.condition === "up") ?? targets[0];
-  const ranged = a.ranged === "weapon" ? Boolean(attacker.weapon?.ranged) : a.ranged === "ranged";
+  // Each blow and each parry names the weapon it uses, when its combatant holds two.
+  const hand = attacker.second_weapon ? a.weapon : "first";
+  const parryHand = target?.second_weapon ? a.defence_weapon : "first";
+  const weapon = (hand === "second" ? attacker.second_weapon : attacker.weapon) ?? {};
+  const ranged = a.ranged === "weapon" ? Boolean(weapon.ranged) : a.ranged === "ranged";
   const free = target && (fight.free_attacks?.[target.combatant_id] || []).includes(attacker.combatant_id);
   const why = refusalOf(view, free ? `free_attack:${attacker.combatant_id}:${target.combatant_id}` : `attack:${attacker.combatant_id}`);
   const targetDone = target && fight.actions[target.combatant_id];
@@ -305,7 +207,12 @@ function attackForm(app, game) {
       options.map(([value, text]) => h("option", { value, selected: a[key] === value }, text))));
   const number = (key, testid, label) => h("label", { class: "num" }, label,
     h("input", { type: "number", min: "-30", max: "30", inputmode: "numeric", testid, value: a[key], oninput: (e) => { a[key] = e.target.value; } }));
-  const base = (ranged ? attacker.agi : attacker.str) + (attacker.weapon?.attack ?? 0);
+  const base = (ranged ? attacker.agi : attacker.str) + (weapon.attack ?? 0);
+  // The view's OČ is with the first weapon: a parry with the second swaps the weapon's defence.
+  const parry = target && (parryHand === "second" ? target.defence_number - target.weapon.defence + target.second_weapon.defence : target.defence_number);
+  const weaponChoice = (key, testid, c, label) => c?.second_weapon && h("label", {}, label,
+    h("select", { testid, onchange: (e) => { a[key] = e.target.value; app.render(); } },
+      [["first", c.weapon], ["second", c.second_weapon]].map(([value, w]) => h("option", { value, selected: a[key] === value }, w.name || t("dc.fists")))));
   return h("section", { class: "attack-form", testid: "attack-form" },
     h("h3", {}, t("dc.attack.title")),
     h("div", { class: "num-row" },
@@ -316,11 +223,13 @@ function attackForm(app, game) {
         h("select", { testid: "attack-target", onchange: (e) => { ui.target = e.target.value; app.render(); } },
           targets.map((c) => h("option", { value: c.combatant_id, selected: c.combatant_id === target?.combatant_id }, `${c.name} (${c.side})`)))),
       select("ranged", "attack-ranged", [["weapon", t("dc.attack.as_weapon")], ["melee", t("dc.melee")], ["ranged", t("dc.ranged")]], t("dc.attack.kind")),
-      select("defence", "attack-defence", ["auto", "active", "passive"].map((d) => [d, t(`dc.attack.defence_${d}`)]), t("dc.attack.defence"))),
+      select("defence", "attack-defence", ["auto", "active", "passive"].map((d) => [d, t(`dc.attack.defence_${d}`)]), t("dc.attack.defence")),
+      weaponChoice("weapon", "attack-weapon", attacker, t("dc.attack.weapon")),
+      weaponChoice("defence_weapon", "attack-defence-weapon", target, t("dc.attack.defence_weapon"))),
     h("p", { class: "hint attack-numbers" },
       t("dc.attack.numbers", {
-        un: base, weapon: attacker.weapon?.name || t("dc.fists"),
-        zo: target?.base_defence ?? "?", oc: target ? (ranged ? target.base_defence + target.shield : target.defence_number) : "?",
+        un: base, weapon: weapon.name || t("dc.fists"),
+        zo: target?.base_defence ?? "?", oc: target ? (ranged ? target.base_defence + target.shield : parry) : "?",
       }),
       target && targetDone && " · ", target && targetDone && t(targetDone.active_defence ? "dc.attack.can_parry" : "dc.attack.cannot_parry", { name: target.name })),
     h("div", { class: "mod-grid" },
@@ -328,7 +237,7 @@ function attackForm(app, game) {
         disabled: name === "close_range" && !ranged,
       })),
       h("label", { class: `check mod ${a.flat ? "on" : ""}` },
-        h("input", { type: "checkbox", testid: "modifier-flat", checked: Boolean(a.flat), disabled: !attacker.weapon?.flat_allowed, onchange: (e) => { a.flat = e.target.checked; app.render(); } }),
+        h("input", { type: "checkbox", testid: "modifier-flat", checked: Boolean(a.flat), disabled: !weapon.flat_allowed, onchange: (e) => { a.flat = e.target.checked; app.render(); } }),
         t("dc.flat"))),
     h("div", { class: "num-row" },
       select("cover", "modifier-cover", COVERS.map((c) => [c, t(`dc.cover.${c}`)]), t("dc.attack.cover")),
@@ -343,7 +252,7 @@ function attackForm(app, game) {
         const bonus = (v) => Math.max(-30, Math.min(30, Number.parseInt(v, 10) || 0));
         const command = {
           type: "attack", attacker_id: attacker.combatant_id, target_id: target.combatant_id,
-          flat: Boolean(a.flat), defence: a.defence,
+          flat: Boolean(a.flat), defence: a.defence, weapon: hand, defence_weapon: parryHand,
           modifiers: MODIFIERS.map(([name]) => name).filter((name) => ui.mods[name] && (name !== "close_range" || ranged)),
           cover: a.cover, attackers: Number(a.attackers), attack_bonus: bonus(a.attack_bonus), defence_bonus: bonus(a.defence_bonus),
         };
@@ -351,7 +260,7 @@ function attackForm(app, game) {
         game.send(command);
         // The situation is this attack's: the next one starts clean.
         ui.mods = {};
-        ui.atk = { defence: "auto", ranged: "weapon", flat: false, cover: "none", attackers: "1", attack_bonus: "0", defence_bonus: "0" };
+        ui.atk = freshAttack();
         app.render();
       },
     }, t("dc.attack.declare")));

@@ -1,13 +1,14 @@
 // The GM's console of a dice-combat game (the organizer): players and their QR invites,
-// combatants from character sheets, the fight, chases, care, corrections and the log.
+// combatants from character sheets, checks, the fight, chases, care, corrections and the log.
 import { h } from "../../dom.js";
 import { t } from "../../i18n.js";
 import { COMBATANT_FIELDS, SheetError, download, fieldValue, fileName, remember, sheetsJson, toSheet } from "./dice.js";
 import { eventsOf, syncLog } from "./dicelog.js";
 import {
-  chasesOf, combatantOf, combatantsOf, conditionChip, diceFaces, livesBar, livesText, memberOf, nameOf, numbersGrid, refusalOf, refusalText, signed,
-  woundText, woundsOf,
+  actionLine, chasesOf, checkLine, combatantOf, combatantsOf, conditionChip, diceFaces, fightStartedLine, itemChips, itemLine, livesBar, livesText,
+  memberOf, nameOf, numbersGrid, refusalOf, refusalText, signed, woundText, woundsOf,
 } from "./common.js";
+import { checks } from "./checks.js";
 import { gameHead, gmPlayers, seedSection, sending } from "../../views/common.js";
 import { beginFight, chases, fightPanel } from "./fight.js";
 import { playerChoices, sheetEditor } from "./sheets.js";
@@ -21,6 +22,7 @@ export function diceGmScreen(app, game) {
     h("div", { class: "gm-columns" },
       h("div", { class: "gm-main" },
         view.fight ? fightPanel(app, game) : view.game.status !== "ended" && beginFight(app, game),
+        checks(app, game),
         chases(app, game),
         log(game)),
       h("div", { class: "gm-side" },
@@ -61,6 +63,7 @@ function roster(app, game) {
           conditionChip(c),
           woundsOf(c).length > 0 && h("span", { class: "chip wound" }, t("dc.bleeding")),
           c.in_fight && h("span", { class: "chip ok" }, t("dc.in_fight")),
+          itemChips(view, c),
           player && h("span", { class: "chip" }, t("dc.played_by", { name: player.name })))),
         open && combatantDetail(app, game, c));
     }));
@@ -217,7 +220,7 @@ function eventLine(view, e) {
   switch (e.type) {
     case "combatant_added": return t("dc.log.added", { name: d.name, side: d.side });
     case "combatant_linked": return t("dc.log.linked", { name: name(d.combatant_id), player: memberOf(view, d.player_id)?.name ?? t("dc.link.gm") });
-    case "fight_started": return t("dc.log.fight_started", { count: d.combatants.length });
+    case "fight_started": return fightStartedLine(d);
     case "fight_ended": return t("dc.log.fight_ended");
     case "combatant_joined_fight": return t("dc.log.joined", { name: name(d.combatant_id) });
     case "round_started": return h("strong", {}, t("dc.round", { round: d.round }));
@@ -226,7 +229,10 @@ function eventLine(view, e) {
       return [i ? ", " : "", name(id), " ", init ? diceFaces([init.die], { explode: false }) : "", init ? ` = ${init.total}` : ""];
     })];
     case "turn_started": return t("dc.log.turn", { name: name(d.combatant_id) });
-    case "action_taken": return t("dc.log.action", { name: name(d.combatant_id), action: t(`dc.act.${d.action}`), length: t(`dc.len.${d.length}`) }) + (d.note ? ` – ${d.note}` : "");
+    case "action_taken": return actionLine(d, name);
+    case "item_took_effect":
+    case "item_wore_off": return itemLine(e.type, d, name);
+    case "check_rolled": return checkLine(d, name);
     case "sprint_started": return [t("dc.log.sprint", { name: name(d.combatant_id), rounds: d.rounds, count: d.rounds }), " ", diceFaces([d.die], { sides: 10, explode: false })];
     case "flight_rolled": return d.escaped ? t("dc.flee.escaped", { name: name(d.combatant_id) }) : t("dc.flee.caught", { names: d.attacks_first.map(name).join(", ") });
     case "attack_resolved": return t(d.hit ? "dc.log.hit" : "dc.log.miss", { attacker: name(d.attacker_id), target: name(d.target_id), attack: d.attack, defence: d.defence, damage: d.damage });

@@ -1,12 +1,12 @@
-// A player's phone in a dice-combat game: their own character (numbers, lives, wounds), the turn
-// order, and a big button to roll their own attack or defence when the GM has declared one.
+// A player's phone in a dice-combat game: their own character (numbers, both weapons, lives,
+// wounds, items in force), the turn order, their checks, and a big button to roll their own
+// attack or defence when the GM has declared one.
 import { h } from "../../dom.js";
 import { t } from "../../i18n.js";
 import { alarm } from "../../alerts.js";
 import {
-  attackCard, attacksOf, combatantsOf, conditionChip, currentTurn, livesBar, livesText, nameOf, numbersGrid, refusalOf, refusalText, turnOrder,
-  woundText,
-  woundsOf,
+  attackCard, attacksOf, checkCard, combatantsOf, conditionChip, currentTurn, itemChips, livesBar, livesText, nameOf, numbersGrid, refusalOf, refusalText,
+  turnOrder, woundText, woundsOf,
 } from "./common.js";
 import { gameOver } from "../../views/common.js";
 
@@ -53,6 +53,7 @@ export function dicePlayerScreen(app, game) {
       h("div", { class: "code", testid: "my-code" }, me.code),
       h("p", { class: "hint" }, t("dc.player.no_combatant"))),
     own.map((c) => myCombatant(view, c, Boolean(owed))),
+    myChecks(view, mine),
     view.fight && h("section", { class: "turns" },
       currentTurn(view, { mine }),
       turnOrder(view, { mine })),
@@ -105,6 +106,7 @@ function waitingFor(view, mine) {
 
 function myCombatant(view, c, owes) {
   const turn = view.fight?.turn === c.combatant_id;
+  const items = itemChips(view, c);
   return h("section", { class: `my-combatant cond-${c.condition} ${turn ? "on-turn" : ""}`, testid: `my-combatant-${c.combatant_id}` },
     h("div", { class: "my-head" },
       h("div", {}, h("div", { class: "me-name" }, c.name), h("div", { class: "muted" }, c.side)),
@@ -119,9 +121,22 @@ function myCombatant(view, c, owes) {
       h("strong", {}, t("dc.bleeding_caps")),
       woundsOf(c).map((wound) => h("span", {}, woundText(wound)))),
     numbersGrid(c),
+    items.length > 0 && h("div", { class: "chips" }, items),
     c.sprint && h("p", { class: "hint" }, t("dc.sprint", { used: c.sprint.used, rounds: c.sprint.rounds, count: c.sprint.rounds })),
     view.fight && c.in_fight && view.fight.actions[c.combatant_id] && !owes && h("p", { class: "hint" },
       t(view.fight.actions[c.combatant_id].active_defence ? "dc.budget.parry_yes" : "dc.budget.parry_no")));
+}
+
+// The checks my combatants rolled (the view holds only their rows), the newest first.
+function myChecks(view, mine) {
+  const [newest, ...older] = [...(view.checks || [])].reverse();
+  if (!newest) return null;
+  return h("section", { class: "results", testid: "my-checks" },
+    h("h2", {}, t("dc.check.mine")),
+    checkCard(view, newest, { mine, testid: "my-check" }),
+    older.length > 0 && h("details", { class: "older" },
+      h("summary", {}, t("dc.check.older", { count: older.length })),
+      older.map((check) => checkCard(view, check, { mine }))));
 }
 
 function freshResult(app, view, attack, mine) {

@@ -3,23 +3,31 @@
 import { h } from "../../dom.js";
 import { t } from "../../i18n.js";
 import { rows } from "../../keyed.js";
+import { actionLine, boostText, checkLine, fightStartedLine, itemLine } from "./common.js";
 
 // dice-combat: the GM console's log lines (dc.log.*), as plain text.
 export function describe(event, index, d, who) {
   switch (event.type) {
     case "combatant_linked": return t("replay.ev.dc_linked", { name: who(d.combatant_id), player: d.player_id ? who(d.player_id) : t("dc.link.gm") });
-    case "attack_declared": return t("replay.ev.dc_declared", { attacker: who(d.attacker_id), target: who(d.target_id), attack: d.attack_number, defence: d.defence_number });
+    case "attack_declared": return [
+      t("replay.ev.dc_declared", { attacker: who(d.attacker_id), target: who(d.target_id), attack: d.attack_number, defence: d.defence_number }),
+      d.weapon === "second" && t("dc.with_second_weapon"),
+      d.defence_weapon === "second" && t("dc.parry_second_weapon"),
+    ].filter(Boolean).join(" – ");
     case "attack_rolled":
     case "defence_rolled": return t("replay.ev.dc_rolled", { name: who(d.combatant_id), dice: (d.dice || []).join("+"), total: d.total });
     case "wound_opened": return t("replay.ev.dc_wound", { name: who(d.combatant_id) });
     case "combatant_added": return t("dc.log.added", { name: d.name, side: d.side });
-    case "fight_started": return t("dc.log.fight_started", { count: (d.combatants || []).length });
+    case "fight_started": return fightStartedLine(d);
     case "fight_ended": return t("dc.log.fight_ended");
     case "combatant_joined_fight": return t("dc.log.joined", { name: who(d.combatant_id) });
     case "round_started": return t("dc.round", { round: d.round });
     case "initiative_rolled": return `${t("dc.log.initiative")} ${(d.order || []).map((id) => `${who(id)} ${d.initiative?.[id]?.total ?? ""}`.trim()).join(", ")}`;
     case "turn_started": return t("dc.log.turn", { name: who(d.combatant_id) });
-    case "action_taken": return t("dc.log.action", { name: who(d.combatant_id), action: t(`dc.act.${d.action}`), length: t(`dc.len.${d.length}`) }) + (d.note ? ` – ${d.note}` : "");
+    case "action_taken": return actionLine(d, who);
+    case "item_took_effect":
+    case "item_wore_off": return itemLine(event.type, d, who);
+    case "check_rolled": return checkLine(d, who);
     case "sprint_started": return t("dc.log.sprint", { name: who(d.combatant_id), rounds: d.rounds, count: d.rounds });
     case "flight_rolled": return d.escaped ? t("dc.flee.escaped", { name: who(d.combatant_id) }) : t("dc.flee.caught", { names: (d.attacks_first || []).map(who).join(", ") });
     case "attack_resolved": return t(d.hit ? "dc.log.hit" : "dc.log.miss", { attacker: who(d.attacker_id), target: who(d.target_id), attack: d.attack, defence: d.defence, damage: d.damage });
@@ -54,7 +62,11 @@ export function summary(view) {
         h("div", { class: "chips" },
           h("span", { class: c.condition === "up" ? "chip ok" : c.condition === "dead" ? "chip dead" : "chip wound" }, t(`replay.condition.${c.condition}`)),
           c.lives !== undefined && h("span", { class: "chip" }, `${c.lives} / ${c.max_lives}`),
-          c.in_fight && h("span", { class: "chip duel" }, t("replay.in_fight")))))),
+          c.in_fight && h("span", { class: "chip duel" }, t("replay.in_fight")),
+          (c.boosts || []).map((b) => h("span", { class: "chip" }, boostText(b))))))),
+    (view.checks || []).length > 0 && h("section", {},
+      h("h3", {}, t("replay.last_check")),
+      h("p", {}, checkLine(view.checks[view.checks.length - 1], (id) => names[id] ?? id))),
     (view.recent || []).length > 0 && h("section", {},
       h("h3", {}, t("replay.recent")),
       h("ul", { class: "plain" }, view.recent.slice(-5).reverse().map((a) => h("li", {},

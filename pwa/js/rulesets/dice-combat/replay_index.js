@@ -1,7 +1,9 @@
-// dice-combat's part of the replay's index (replay/indexer.js): fights, attacks, faints and
-// deaths; the rows are the combatants. DOM-free: the replay's Web Worker imports it.
+// dice-combat's part of the replay's index (replay/indexer.js): fights, attacks, checks, faints
+// and deaths; the rows are the combatants. DOM-free: the replay's Web Worker imports it.
 
-export const jumps = { fight: ["fight_started"], attack: ["attack_resolved"], stun: ["combatant_fainted"], death: ["combatant_died"] };
+export const jumps = {
+  fight: ["fight_started"], attack: ["attack_resolved"], check: ["check_rolled"], stun: ["combatant_fainted"], death: ["combatant_died"],
+};
 export const columns = ["attacks", "hits", "damage", "fainted", "died"];
 export const rowsAreFighters = true;
 

@@ -4,9 +4,10 @@ import { h } from "../../dom.js";
 import { t } from "../../i18n.js";
 import { rows } from "../../keyed.js";
 import {
-  SHEET_NUMBERS, SIZES, SheetError, WEAPON_NUMBERS, blankSheet, download, fileName, forgetSheet,
+  SHEET_NUMBERS, SIZES, SheetError, blankSheet, blankWeapon, download, fileName, forgetSheet,
   library, parseSheets, remember, sheetsJson, toSheet,
 } from "./dice.js";
+import { weaponFields } from "./common.js";
 
 export function sheetState(app) {
   const dice = app.ui.dice;
@@ -71,10 +72,10 @@ export function playerChoices(view, selected, attrs) {
 export function sheetEditor(app, game) {
   const ui = sheetState(app);
   const s = ui.sheet;
-  const number = ([field, least, most], holder = s, prefix = "") => h("label", { class: "num" }, t(`dc.field.${prefix}${field}`),
+  const number = ([field, least, most]) => h("label", { class: "num" }, t(`dc.field.${field}`),
     h("input", {
-      type: "number", min: String(least), max: String(most), inputmode: "numeric", testid: `sheet-${prefix}${field}`,
-      value: String(holder[field]), oninput: (e) => { holder[field] = e.target.value; },
+      type: "number", min: String(least), max: String(most), inputmode: "numeric", testid: `sheet-${field}`,
+      value: String(s[field]), oninput: (e) => { s[field] = e.target.value; },
     }));
   const check = (holder, field, label, testid) => h("label", { class: "check" },
     h("input", { type: "checkbox", testid, checked: Boolean(holder[field]), onchange: (e) => { holder[field] = e.target.checked; } }), label);
@@ -93,12 +94,17 @@ export function sheetEditor(app, game) {
     h("div", { class: "num-row sheet-numbers" }, SHEET_NUMBERS.map((spec) => number(spec))),
     h("fieldset", { class: "weapon-fields" },
       h("legend", {}, t("dc.field.weapon")),
-      h("div", { class: "num-row" },
-        h("label", {}, t("dc.field.weapon_name"), h("input", { testid: "sheet-weapon_name", value: s.weapon.name, maxlength: "40", autocomplete: "off", oninput: (e) => { s.weapon.name = e.target.value; } })),
-        WEAPON_NUMBERS.map((spec) => number(spec, s.weapon, "weapon_"))),
-      h("div", { class: "checks" },
-        check(s.weapon, "ranged", t("dc.field.ranged"), "sheet-weapon_ranged"),
-        check(s.weapon, "flat_allowed", t("dc.field.flat_allowed"), "sheet-weapon_flat_allowed"))),
+      weaponFields(s.weapon, (field) => `sheet-weapon_${field}`)),
+    // A second weapon is optional: the box shows its fields.
+    h("label", { class: "check" },
+      h("input", {
+        type: "checkbox", testid: "sheet-second-weapon", checked: Boolean(s.second_weapon),
+        onchange: (e) => { s.second_weapon = e.target.checked ? blankWeapon() : null; app.render(); },
+      }),
+      t("dc.sheets.second_weapon")),
+    s.second_weapon && h("fieldset", { class: "weapon-fields" },
+      h("legend", {}, t("dc.field.second_weapon")),
+      weaponFields(s.second_weapon, (field) => `sheet-second_weapon_${field}`)),
     h("div", { class: "num-row" },
       h("label", {}, t("dc.field.size"),
         h("select", { testid: "sheet-size", onchange: (e) => { s.size = e.target.value; } },
