@@ -292,7 +292,7 @@ function checkTitle(check) {
 
 // A check in one line: what, how hard, and each total (✓ success, ✗ failure).
 export function checkLine(d, who) {
-  const rolls = d.rolls.map((r) => `${who(r.combatant_id)} ${r.total} ${r.success ? "✓" : "✗"}`).join(", ");
+  const rolls = (d.rolls || []).map((r) => `${who(r.combatant_id)} ${r.total} ${r.success ? "✓" : "✗"}`).join(", ");
   return t("dc.log.check", { what: checkTitle(d), difficulty: d.difficulty, rolls });
 }
 
