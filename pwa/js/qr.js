@@ -1,6 +1,35 @@
-// A small QR encoder for short texts (a player's code): byte mode, error correction M,
-// versions 1 to 3 (up to 42 bytes). Follows ISO/IEC 18004; checked against segno in the tests.
-const VERSIONS = [null, { data: 16, ec: 10, align: null }, { data: 28, ec: 16, align: 18 }, { data: 44, ec: 26, align: 22 }];
+// A small QR encoder: byte mode, error correction M, any version (1 to 40) the text needs: a
+// player's code fits version 1, an offline duel's signed text (about 300 bytes) version 11 or 12.
+// Follows ISO/IEC 18004; checked against segno in the tests.
+// Per version (index 1-40), level M: error correction codewords per block, and blocks.
+const EC_PER_BLOCK = [0, 10, 16, 26, 18, 24, 16, 18, 22, 22, 26, 30, 22, 22, 24, 24, 28, 28, 26, 26, 26, 26, 28, 28, 28, 28, 28, 28, 28, 28, 28, 28, 28, 28, 28, 28, 28, 28, 28, 28, 28];
+const BLOCKS = [0, 1, 1, 1, 2, 2, 4, 4, 4, 5, 5, 5, 8, 9, 9, 10, 10, 11, 13, 14, 16, 17, 17, 18, 20, 21, 23, 25, 26, 28, 29, 31, 33, 35, 37, 38, 40, 43, 45, 47, 49];
+
+// Codewords a version holds: its modules less the fixed patterns, over 8.
+function allWords(version) {
+  let modules = (16 * version + 128) * version + 64;
+  if (version >= 2) {
+    const align = Math.floor(version / 7) + 2;
+    modules -= (25 * align - 10) * align - 55;
+    if (version >= 7) modules -= 36;
+  }
+  return Math.floor(modules / 8);
+}
+
+function dataWords(version) {
+  return allWords(version) - EC_PER_BLOCK[version] * BLOCKS[version];
+}
+
+// Centres of the alignment patterns on each axis.
+function alignments(version) {
+  if (version === 1) return [];
+  const count = Math.floor(version / 7) + 2;
+  const size = 17 + 4 * version;
+  const step = version === 32 ? 26 : Math.ceil((version * 4 + 4) / (count * 2 - 2)) * 2;
+  const result = [6];
+  for (let pos = size - 7; result.length < count; pos -= step) result.splice(1, 0, pos);
+  return result;
+}
 
 function gfMultiply(x, y) {
   let z = 0;
@@ -38,20 +67,35 @@ function rsRemainder(data, divisor) {
 }
 
 function codewords(bytes, version) {
-  const { data: capacity, ec } = VERSIONS[version];
+  const capacity = dataWords(version);
   const bits = [];
   const put = (value, length) => {
     for (let i = length - 1; i >= 0; i -= 1) bits.push((value >>> i) & 1);
   };
   put(0b0100, 4);
-  put(bytes.length, 8);
+  put(bytes.length, version < 10 ? 8 : 16);
   bytes.forEach((b) => put(b, 8));
   put(0, Math.min(4, capacity * 8 - bits.length));
   put(0, (8 - (bits.length % 8)) % 8);
   const data = [];
   for (let i = 0; i < bits.length; i += 8) data.push(bits.slice(i, i + 8).reduce((acc, bit) => (acc << 1) | bit, 0));
   for (let pad = 0xec; data.length < capacity; pad ^= 0xec ^ 0x11) data.push(pad);
-  return [...data, ...rsRemainder(data, rsDivisor(ec))];
+  // Split into blocks (the short ones first), each with its error correction, then interleave.
+  const ec = EC_PER_BLOCK[version];
+  const count = BLOCKS[version];
+  const short = count - (allWords(version) % count);
+  const shortLength = Math.floor(allWords(version) / count) - ec;
+  const divisor = rsDivisor(ec);
+  const blocks = [];
+  for (let i = 0, k = 0; i < count; i += 1) {
+    const block = data.slice(k, k + shortLength + (i < short ? 0 : 1));
+    k += block.length;
+    blocks.push({ block, ecc: rsRemainder(block, divisor) });
+  }
+  const result = [];
+  for (let i = 0; i <= shortLength; i += 1) blocks.forEach(({ block }) => i < block.length && result.push(block[i]));
+  for (let i = 0; i < ec; i += 1) blocks.forEach(({ ecc }) => result.push(ecc[i]));
+  return result;
 }
 
 const MASKS = [
@@ -82,15 +126,28 @@ function build(words, version, mask) {
       }
     }
   }
-  const align = VERSIONS[version].align;
-  if (align) {
-    for (let dy = -2; dy <= 2; dy += 1) {
-      for (let dx = -2; dx <= 2; dx += 1) set(align + dx, align + dy, Math.max(Math.abs(dx), Math.abs(dy)) !== 1);
-    }
-  }
   for (let i = 8; i < size - 8; i += 1) {
     set(6, i, i % 2 === 0);
     set(i, 6, i % 2 === 0);
+  }
+  const centres = alignments(version);
+  const last = centres.length - 1;
+  centres.forEach((ay, j) => centres.forEach((ax, i) => {
+    if ((i === 0 && j === 0) || (i === 0 && j === last) || (i === last && j === 0)) return; // finders
+    for (let dy = -2; dy <= 2; dy += 1) {
+      for (let dx = -2; dx <= 2; dx += 1) set(ax + dx, ay + dy, Math.max(Math.abs(dx), Math.abs(dy)) !== 1);
+    }
+  }));
+  // Version information from version 7 on, BCH-coded, in two copies.
+  if (version >= 7) {
+    let vrem = version;
+    for (let i = 0; i < 12; i += 1) vrem = (vrem << 1) ^ ((vrem >>> 11) * 0x1f25);
+    const vbits = (version << 12) | vrem;
+    for (let i = 0; i < 18; i += 1) {
+      const on = ((vbits >>> i) & 1) === 1;
+      set(size - 11 + (i % 3), Math.floor(i / 3), on);
+      set(Math.floor(i / 3), size - 11 + (i % 3), on);
+    }
   }
   // Format information: level M (00) and the mask, BCH-coded, two copies, plus the dark module.
   const format = mask;
@@ -154,8 +211,9 @@ function penalty(m) {
 // qrMatrix("ABCD") -> rows of booleans (true = dark). mask: force one (0-7) instead of the best.
 export function qrMatrix(text, { mask = null } = {}) {
   const bytes = [...new TextEncoder().encode(text)];
-  const version = VERSIONS.findIndex((v) => v && v.data * 8 >= 12 + bytes.length * 8);
-  if (version < 1) throw new Error("text too long for a small QR code");
+  let version = 1;
+  while (version <= 40 && dataWords(version) * 8 < 4 + (version < 10 ? 8 : 16) + bytes.length * 8) version += 1;
+  if (version > 40) throw new Error("text too long for a QR code");
   const words = codewords(bytes, version);
   if (mask !== null) return build(words, version, mask);
   let best = null;

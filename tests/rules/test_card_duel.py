@@ -1,6 +1,7 @@
 """Every rule of `card-duel` (docs/rules/card-duel.md), one at a time, through decide, evolve
 and view."""
 
+import dataclasses
 import hashlib
 import json
 from collections.abc import Callable
@@ -19,7 +20,9 @@ from server.rules.card_duel.commands import (
     GrantItem,
     Heal,
     LeaveDuel,
+    OfflineDuel,
     Pick,
+    RegisterKey,
     Revive,
 )
 from server.rules.card_duel.decide import named
@@ -332,7 +335,9 @@ def test_wounding_a_wounded_player_has_no_further_effect() -> None:
     after = game.fighter(b)
     assert after.wounded is True
     assert after.alive is True
-    assert after == before  # no second wound, nothing else changed
+    # No second wound, nothing else changed but the count of the log's changes to it.
+    assert after.revision > before.revision
+    assert dataclasses.replace(after, revision=before.revision) == before
 
 
 def test_death_leaves_the_loser_dead_and_out_of_every_duel() -> None:
@@ -943,6 +948,7 @@ def test_roles_are_declared_on_the_commands() -> None:
     assert Challenge.roles == {"player"}
     assert Pick.roles == {"player"}
     assert LeaveDuel.roles == {"player"}
+    assert RegisterKey.roles == OfflineDuel.roles == {"player"}
     for command in (GrantCard, GrantItem, Heal, Revive, CancelDuel, StartGame, EndGame, AddPlayer):
         assert command.roles == {"organizer"}, command.__name__
     assert RULESET.commands == {
@@ -956,6 +962,8 @@ def test_roles_are_declared_on_the_commands() -> None:
         "heal": Heal,
         "revive": Revive,
         "cancel_duel": CancelDuel,
+        "register_key": RegisterKey,
+        "offline_duel": OfflineDuel,
     }
 
 

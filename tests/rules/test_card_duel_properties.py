@@ -90,7 +90,9 @@ def replay_checked(log: list[Event]) -> CardDuel:
         state = RULESET.evolve(state, event)  # (e) never fails
         if event.type == "effect_suffered":  # words for people to apply: no status changes
             loser, was = state.fighters[data["player_id"]], before.fighters[data["player_id"]]
-            assert loser == replace(was, suffered=loser.suffered), (was, loser)
+            assert loser.revision == was.revision + 1  # the log changed it, once
+            same = replace(was, suffered=loser.suffered, revision=loser.revision)
+            assert loser == same, (was, loser)
         for fighter in state.fighters.values():
             for held in fighter.cards:
                 assert owner[held.card_id] == fighter.player_id

@@ -1,6 +1,8 @@
 """The card-duel commands and who may send them."""
 
-from typing import ClassVar, Literal
+from typing import Annotated, ClassVar, Literal
+
+from pydantic import Field
 
 from server.rules.card_duel.cards import CardSpec
 from server.rules.core import ORGANIZER, PLAYER, Command, Id, Role
@@ -50,6 +52,23 @@ class CancelDuel(Command):
     duel_id: str = Id
 
 
+Text = Annotated[str, Field(min_length=1, max_length=600)]  # one signed QR text
+
+
+class RegisterKey(Command):
+    """The phone's public key for offline duels: base64url of the uncompressed P-256 point."""
+
+    roles: ClassVar[frozenset[Role]] = PLAYER
+    public_key: str = Field(min_length=87, max_length=87, pattern=r"^[A-Za-z0-9_-]+$")
+
+
+class OfflineDuel(Command):
+    """A duel two phones settled by QR with no network: the signed texts, in order."""
+
+    roles: ClassVar[frozenset[Role]] = PLAYER
+    record: list[Text] = Field(min_length=2, max_length=30)
+
+
 COMMANDS: dict[str, type[Command]] = {
     "challenge": Challenge,
     "pick": Pick,
@@ -59,4 +78,6 @@ COMMANDS: dict[str, type[Command]] = {
     "heal": Heal,
     "revive": Revive,
     "cancel_duel": CancelDuel,
+    "register_key": RegisterKey,
+    "offline_duel": OfflineDuel,
 }

@@ -4,6 +4,7 @@ import msgspec
 
 from server.clock import iso, iso_or_none
 from server.rules import roster
+from server.rules.card_duel import offline
 from server.rules.card_duel.cards import Card, CardFace, beats
 from server.rules.card_duel.commands import (
     CancelDuel,
@@ -12,7 +13,9 @@ from server.rules.card_duel.commands import (
     GrantItem,
     Heal,
     LeaveDuel,
+    OfflineDuel,
     Pick,
+    RegisterKey,
     Revive,
 )
 from server.rules.card_duel.events import (
@@ -25,6 +28,9 @@ from server.rules.card_duel.events import (
     EffectSuffered,
     FighterJoined,
     ItemGranted,
+    KeyRegistered,
+    OfflineDuelRecorded,
+    OfflineDuelVoid,
     PlayerEscaped,
     PlayerHealed,
     PlayerKilled,
@@ -345,6 +351,131 @@ def effect_event(duel: Duel, outcome: Outcome, cards: dict[str, Card]) -> Fact:
 EFFECT_EVENTS = ("escape", "stun", "wound", "death", "special")  # a failed escape: no event
 
 
+# -- offline duels (offline.py reads and checks the record; docs/protocol.md, "Offline duels") --
+
+
+def register_key(state: CardDuel, command: RegisterKey, ctx: Context) -> list[Fact]:
+    roster.require_not_ended(state.roster)
+    me = find(state, ctx.actor.player_id)
+    offline.public_key(command.public_key)  # a point of the curve, or `invalid`
+    key = KeyRegistered(
+        player_id=me.player_id,
+        key_id=offline.key_id(command.public_key),
+        public_key=command.public_key,
+    )
+    return [key]
+
+
+def offline_duel(state: CardDuel, command: OfflineDuel, ctx: Context) -> list[Fact]:
+    """A record checked whole before anything is written: its signatures, chain, times and
+    commitments, then against the log. Either phone may bring it; the second is told it is
+    recorded already."""
+    roster.require_running(state.roster)
+    record, messages = offline.read(command.record)
+    if record.game_id != state.roster.game_id:
+        raise RuleError("foreign_record", "the record is of another game")
+    a, b = find(state, record.challenger), find(state, record.target)
+    if ctx.actor.player_id not in (a.player_id, b.player_id):
+        raise RuleError("forbidden", "only a duellist brings its duel")
+    if a.key is None or b.key is None:
+        raise RuleError("no_key", "both duellists need a registered key")
+    offline.signed(record, messages, (a.key, b.key))
+    offline.timed(record, ctx.now)
+    offline.committed(record)
+    if offline.record_id(record.texts) in state.records:
+        raise RuleError("already_recorded", "the other phone has brought this duel already")
+    plays: list[tuple[Card | None, Card]] = []  # each round's cards; None: not revealed
+    for played in record.rounds:
+        shown = [(b, played.pick)] + ([(a, played.reveal)] if played.reveal else [])
+        for fighter, text in shown:  # the card must be its player's, and shown as it is
+            card = fighter.card(text.c)
+            if card is None or not offline.shows(text.f, card):
+                raise RuleError("not_your_card", "a phone played or showed a card not its own")
+        a_card = a.card(played.reveal.c) if played.reveal else None
+        b_card = b.card(played.pick.c)
+        assert b_card is not None  # checked just above
+        plays.append((a_card, b_card))
+    duel_id = ctx.new_id("d")
+    duel = Duel(duel_id, (a.player_id, b.player_id), record.ranged, None, record.at)
+    for n, (a_card, b_card) in enumerate(plays[:-1], start=1):  # rounds nobody won
+        assert a_card is not None and b_card is not None  # only the last may lack a reveal
+        if beats(a_card, b_card) or beats(b_card, a_card):
+            raise RuleError("invalid", f"record: round {n} has a winner, and more rounds follow")
+    a_last, b_last = plays[-1]
+    if a_last is not None and not (beats(a_last, b_last) or beats(b_last, a_last)):
+        raise RuleError("invalid", "record: its last round has no winner")
+    if record.forfeit and ctx.now < record.ended + offline.REVEAL_MS:
+        until = iso(record.ended + offline.REVEAL_MS)
+        raise RuleError("reveal_pending", f"the challenger may still reveal until {until}")
+    void = unfit(state, record, a, b)
+    texts = list(record.texts)
+    ids = {"duel_id": duel_id, "challenger": a.player_id, "target": b.player_id}
+    if void is not None:
+        return [OfflineDuelVoid(**ids, at=iso(record.at), reason=void, record=texts)]
+    forfeit = a.player_id if record.forfeit else None
+    taken = OfflineDuelRecorded(**ids, at=iso(record.at), forfeit=forfeit, record=texts)
+    started = DuelStarted(
+        **ids,
+        ranged=record.ranged,
+        at=iso(record.at),
+        deadline=None,
+        leave_from=iso(record.at),
+    )
+    events: list[Fact] = [taken, started]
+    for played, (a_card, b_card) in zip(record.rounds, plays, strict=True):
+        now = played.reveal.at if played.reveal else played.pick.at
+        round_of = new_round(duel, played.n)
+        if a_card is None:  # the challenger saw the pick and kept its card: the pick wins
+            events += forfeited(state, round_of, b_card, now)
+        else:
+            events += reveal(state, round_of, {a.player_id: a_card, b.player_id: b_card}, now)
+    return events
+
+
+def new_round(duel: Duel, n: int) -> Duel:
+    return Duel(duel.duel_id, duel.players, duel.ranged, None, duel.leave_from, round=n)
+
+
+def forfeited(state: CardDuel, duel: Duel, card: Card, now: int) -> list[Fact]:
+    """The target's card strikes the challenger as if it had won the round."""
+    challenger, target = duel.players
+    outcome = hit(state, card, target, challenger, now)
+    shown = RoundRevealed(
+        duel_id=duel.duel_id, round=duel.round, cards={target: card.face()}, winners=[target]
+    )
+    effects = (
+        [effect_event(duel, outcome, {target: card})] if outcome.effect in EFFECT_EVENTS else []
+    )
+    ended = DuelEnded(
+        duel_id=duel.duel_id,
+        outcomes=[
+            OutcomeFace(
+                player_id=outcome.player_id, effect=outcome.effect, until=iso_or_none(outcome.until)
+            )
+        ],
+    )
+    return [shown, *effects, ended]
+
+
+def unfit(state: CardDuel, record: offline.Record, a: Fighter, b: Fighter) -> offline.Reason | None:
+    """Why the log cannot take the duel: it has moved on for a duellist since its phone last
+    saw it, or, as the log stood, one of them could not duel at the duel's time."""
+    if (a.revision, b.revision) != record.revisions:
+        return "conflict"
+    at = record.at
+    if not (a.alive and b.alive):
+        return "dead"
+    if state.active_duel(a, at) or state.active_duel(b, at):
+        return "busy"
+    if a.stunned(at) or b.stunned(at):
+        return "stunned"
+    if b.immune(at):
+        return "immune"
+    if record.ranged and "crossbow" not in a.items:
+        return "needs_crossbow"
+    return None
+
+
 decide = Decider(
     handlers={
         Challenge: tells(challenge),
@@ -355,6 +486,8 @@ decide = Decider(
         Heal: tells(heal),
         Revive: tells(revive),
         CancelDuel: tells(cancel_duel),
+        RegisterKey: tells(register_key),
+        OfflineDuel: tells(offline_duel),
     },
     evolve=evolve,
     lifecycle=Lifecycle(joined=joined, ending=ending),

@@ -148,6 +148,45 @@ class PlayerRevived(Fact, frozen=True):
     cards: tuple[CardFace, ...]
 
 
+class KeyRegistered(Fact, frozen=True):
+    """A phone's public key for offline duels; the player's earlier key stops counting."""
+
+    kind = "key_registered"
+    player_id: str
+    key_id: str
+    public_key: str
+
+
+class OfflineDuelRecorded(Fact, frozen=True):
+    """An offline duel taken into the log: the signed record as the phones made it, then the
+    duel's events as an online duel writes them (duel_started … duel_ended, same duel_id).
+    `forfeit`: the challenger, who saw the pick and did not reveal; else None."""
+
+    kind = "offline_duel_recorded"
+    duel_id: str
+    challenger: str
+    target: str
+    at: str  # the challenge, by the challenger's phone
+    forfeit: str | None
+    record: list[str]
+
+
+VoidReason = Literal["conflict", "dead", "stunned", "immune", "busy", "needs_crossbow"]
+
+
+class OfflineDuelVoid(Fact, frozen=True):
+    """A well-signed offline duel that the log could not take: `conflict` when it moved on for
+    either player meanwhile, else why one of them could not duel at the duel's time."""
+
+    kind = "offline_duel_void"
+    duel_id: str
+    challenger: str
+    target: str
+    at: str
+    reason: VoidReason
+    record: list[str]
+
+
 def upcast_duel_started_v1_v2(data: Json) -> Json:
     """Duels logged before leaving existed could be left from the default wait on."""
     if "leave_from" in data:
@@ -172,6 +211,9 @@ EVENTS = roster.EVENTS.extended(
         CardGranted,
         ItemGranted,
         PlayerRevived,
+        KeyRegistered,
+        OfflineDuelRecorded,
+        OfflineDuelVoid,
     ],
     {("duel_started", 1): upcast_duel_started_v1_v2},
 )

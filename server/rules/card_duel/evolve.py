@@ -15,6 +15,9 @@ from server.rules.card_duel.events import (
     EffectSuffered,
     FighterJoined,
     ItemGranted,
+    KeyRegistered,
+    OfflineDuelRecorded,
+    OfflineDuelVoid,
     PlayerEscaped,
     PlayerHealed,
     PlayerKilled,
@@ -23,6 +26,7 @@ from server.rules.card_duel.events import (
     PlayerWounded,
     RoundRevealed,
 )
+from server.rules.card_duel.offline import record_id
 from server.rules.card_duel.state import (
     CardDuel,
     Config,
@@ -30,6 +34,7 @@ from server.rules.card_duel.state import (
     Fighter,
     Outcome,
     Round,
+    Settled,
     Suffered,
 )
 from server.rules.core import Event, Json, replacer
@@ -57,9 +62,21 @@ def cards(faces: tuple[CardFace, ...]) -> tuple[Card, ...]:
 
 
 def with_fighters(state: CardDuel, *fighters: Fighter, **changes: Any) -> CardDuel:
-    """The state with these fighters changed (and any other fields in one go)."""
-    changed = state.fighters.grown({fighter.player_id: fighter for fighter in fighters})
+    """The state with these fighters changed (and any other fields in one go); each change is
+    one more `revision` of the fighter, counted on from the one before (a revived fighter's
+    too: a record signed before the death must not match again)."""
+    before = state.fighters
+    changed = before.grown(
+        {
+            f.player_id: new_fighter(f, revision=revision(before.get(f.player_id)) + 1)
+            for f in fighters
+        }
+    )
     return new_state(state, fighters=changed, **changes)
+
+
+def revision(fighter: Fighter | None) -> int:
+    return 0 if fighter is None else fighter.revision
 
 
 def joined(state: CardDuel, fact: FighterJoined) -> CardDuel:
@@ -73,7 +90,14 @@ def start(state: CardDuel, fact: DuelStarted) -> CardDuel:
     at = parse_iso(fact.at)
     deadline = None if fact.deadline is None else parse_iso(fact.deadline)
     players = (fact.challenger, fact.target)
-    duel = Duel(fact.duel_id, players, fact.ranged, deadline, parse_iso(fact.leave_from))
+    duel = Duel(
+        fact.duel_id,
+        players,
+        fact.ranged,
+        deadline,
+        parse_iso(fact.leave_from),
+        offline=fact.duel_id in state.offline,  # told just before (OfflineDuelRecorded)
+    )
     challenger, target = state.fighters[fact.challenger], state.fighters[fact.target]
     immune_until = challenger.immune_until
     if immune_until is not None and immune_until > at:
@@ -143,6 +167,21 @@ def finish(state: CardDuel, duel_id: str, outcomes: tuple[Outcome, ...]) -> Card
     return with_fighters(state, *freed, duels=duels, last_duels=last)
 
 
+def settled(state: CardDuel, fact: OfflineDuelRecorded | OfflineDuelVoid) -> CardDuel:
+    """An offline duel taken, recorded or void; a recorded one's events follow."""
+    players = (fact.challenger, fact.target)
+    void = fact.reason if isinstance(fact, OfflineDuelVoid) else None
+    forfeit = fact.forfeit if isinstance(fact, OfflineDuelRecorded) else None
+    entry = Settled(players, parse_iso(fact.at), void, forfeit)
+    return new_state(
+        state,
+        offline=state.offline.grown({fact.duel_id: entry}),
+        offline_order=(*state.offline_order, fact.duel_id),
+        offline_of=state.offline_of.grown({p: fact.duel_id for p in players}),
+        records=state.records | {record_id(fact.record)},
+    )
+
+
 def suffered(fact: EffectSuffered) -> Suffered:
     until = None if fact.until is None else parse_iso(fact.until)
     return Suffered(fact.effect, until, fact.card_id)
@@ -167,7 +206,9 @@ FIGHTER_EFFECTS: dict[type[Fact], Callable[[Fighter, Any], Fighter]] = {
     PlayerHealed: lambda f, e: new_fighter(f, wounded=False),
     CardGranted: lambda f, e: new_fighter(f, cards=(*f.cards, Card.load(e.card))),
     ItemGranted: lambda f, e: new_fighter(f, items=(*f.items, e.item)),
-    PlayerRevived: lambda f, e: Fighter(f.player_id, cards(e.cards)),
+    # Revived with a fresh hand and nothing else but its phone's key.
+    PlayerRevived: lambda f, e: Fighter(f.player_id, cards(e.cards), key=f.key, key_id=f.key_id),
+    KeyRegistered: lambda f, e: new_fighter(f, key=e.public_key, key_id=e.key_id),
 }
 # The events of the rules' own: any other is the roster's.
 CHANGES: dict[type[Fact], Change] = {
@@ -178,4 +219,6 @@ CHANGES: dict[type[Fact], Change] = {
     RoundRevealed: revealed,
     DuelEnded: ended,
     DuelCancelled: cancelled,
+    OfflineDuelRecorded: settled,
+    OfflineDuelVoid: settled,
 }

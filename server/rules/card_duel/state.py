@@ -47,6 +47,11 @@ class Fighter:
     items: tuple[str, ...] = ()
     duel_id: str | None = None
     suffered: Suffered | None = None  # the latest special card's effect
+    key: str | None = None  # the public key of its phone, for offline duels
+    key_id: str | None = None
+    # How many times the log has changed this fighter: an offline duel signs the revision its
+    # phones last saw, and is void when the log has moved on since.
+    revision: int = 0
 
     def card(self, card_id: str) -> Card | None:
         for card in self.cards:
@@ -89,6 +94,7 @@ class Duel:
     picks: dict[str, str] = field(default_factory=dict)  # this round's secret picks
     rounds: tuple[Round, ...] = ()
     outcomes: tuple[Outcome, ...] = ()
+    offline: bool = False  # settled by two phones with no network, taken in afterwards
 
     def opponent(self, player_id: str) -> str:
         a, b = self.players
@@ -99,6 +105,16 @@ class Duel:
 
 
 @dataclass(frozen=True, slots=True)
+class Settled:
+    """An offline duel the server has taken: recorded (`void` None) or void, and why."""
+
+    players: tuple[str, str]
+    at: int  # of the challenge
+    void: str | None
+    forfeit: str | None
+
+
+@dataclass(frozen=True, slots=True)
 class CardDuel:
     roster: Roster
     config: Config
@@ -106,6 +122,10 @@ class CardDuel:
     duels: dict[str, Duel] = field(default_factory=dict)  # in progress
     # by player: their last ended duel
     last_duels: Layered[str, Duel] = field(default_factory=Layered)
+    offline: Layered[str, Settled] = field(default_factory=Layered)  # by duel id
+    offline_order: tuple[str, ...] = ()  # their ids as they came (a console shows the new ones)
+    offline_of: Layered[str, str] = field(default_factory=Layered)  # player: its latest
+    records: frozenset[str] = frozenset()  # the record ids (offline.record_id) taken
 
     def active_duel(self, fighter: Fighter, now: int) -> Duel | None:
         """The fighter's duel, unless it timed out: a timed-out duel binds nobody."""

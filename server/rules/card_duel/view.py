@@ -67,6 +67,20 @@ def player_row(state: CardDuel, player_id: str, now: int) -> Made:
     return row, min((t for t in ends if t is not None and t > now), default=None)
 
 
+def offline_row(state: CardDuel, duel_id: str, now: int) -> Made:
+    """An offline duel as it arrived: recorded (`void` None) or void, and why."""
+    settled = state.offline.get(duel_id)
+    if settled is None:
+        return None, None
+    row = {
+        "players": list(settled.players),
+        "at": iso(settled.at),
+        "void": settled.void,
+        "forfeit": settled.forfeit,
+    }
+    return row, None
+
+
 def duel_row(state: CardDuel, duel_id: str, now: int) -> Made:
     """A duel in progress, picks included, until its deadline passes."""
     duel = state.duels.get(duel_id)
@@ -76,7 +90,8 @@ def duel_row(state: CardDuel, duel_id: str, now: int) -> Made:
 
 
 def named(state: CardDuel, touched: set[str], shown: Json) -> Iterator[Row]:
-    """A touched member's rows, and the duel its fighter is in now or was in when last shown."""
+    """A touched member's rows, the duel its fighter is in now or was in when last shown, and
+    the offline duels that came in."""
     fighters, shown_players = state.fighters, shown["players"]
     for player_id in touched:
         yield "players", player_id
@@ -87,6 +102,9 @@ def named(state: CardDuel, touched: set[str], shown: Json) -> Iterator[Row]:
         before = shown_players.get(player_id)
         if before is not None and before["duel_id"]:
             yield "duels", before["duel_id"]
+    # Offline duels are only ever added: the ones the part does not show yet.
+    for duel_id in state.offline_order[len(shown["offline"]) :]:
+        yield "offline", duel_id
 
 
 # The organizer's console: every fighter, duel and member, kept a row at a time.
@@ -95,6 +113,7 @@ CONSOLE: Rows[CardDuel] = Rows(
     collections={
         "players": Collection(lambda state: state.fighters, player_row),
         "duels": Collection(lambda state: state.duels, duel_row),
+        "offline": Collection(lambda state: state.offline, offline_row),
         "members": MEMBER_ROWS,
     },
     named=named,
@@ -115,11 +134,28 @@ def private(state: CardDuel, viewer: Member, now: int) -> Json:
     # unsent until an event touches it.
     duel = state.duels.get(fighter.duel_id) if fighter.duel_id else None
     last = state.last_duels.get(viewer.player_id)
+    settled = state.offline_of.get(viewer.player_id)
     return {
         "me": {**member_view(viewer), **status(fighter)},
         "duel": duel and my_duel(state, duel, viewer.player_id),
         "last_duel": last and my_last_duel(state, last, viewer.player_id),
+        "offline": settled and my_offline(state, settled, viewer.player_id),
         "may": may(offers(state, viewer, now)),
+    }
+
+
+def my_offline(state: CardDuel, duel_id: str, me: str) -> Json:
+    """The player's latest offline duel as the server took it: both phones learn a void one
+    here (the second copy is only told it is in already)."""
+    settled = state.offline[duel_id]
+    a, b = settled.players
+    other = b if me == a else a
+    return {
+        "duel_id": duel_id,
+        "opponent": {"player_id": other, "name": state.roster.members[other].name},
+        "at": iso(settled.at),
+        "void": settled.void,
+        "forfeit": settled.forfeit,
     }
 
 
@@ -149,6 +185,8 @@ def status(fighter: Fighter) -> Json:
         "effect": suffered and {"text": suffered.text, "until": iso_or_none(suffered.until)},
         "items": list(fighter.items),
         "cards": [card.dump() for card in fighter.cards],
+        "key_id": fighter.key_id,  # its phone's key for offline duels; None: none registered
+        "revision": fighter.revision,  # signed into an offline duel's record
     }
 
 
@@ -178,6 +216,7 @@ def my_last_duel(state: CardDuel, duel: Duel, me: str) -> Json:
         "opponent": opponent(state, duel, me),
         "rounds": rounds(duel),
         "outcomes": [outcome(duel, o) for o in duel.outcomes],
+        "offline": duel.offline,
     }
 
 
@@ -196,7 +235,12 @@ def rounds(duel: Duel) -> list[Json]:
             "round": r.round,
             "cards": {p: card.dump() for p, card in r.cards.items()},
             "winners": list(r.winners),
-            "why": {p: why(r.cards[p], r.cards[duel.opponent(p)]) for p in r.winners},
+            # An offline forfeit shows the winning card alone: it won by no number.
+            "why": {
+                p: why(r.cards[p], r.cards[duel.opponent(p)])
+                for p in r.winners
+                if duel.opponent(p) in r.cards
+            },
         }
         for r in duel.rounds
     ]

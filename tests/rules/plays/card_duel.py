@@ -7,6 +7,7 @@ from typing import Any
 
 from hypothesis import strategies as st
 
+from server.rules.card_duel.cards import beats
 from server.rules.card_duel.commands import (
     CancelDuel,
     Challenge,
@@ -14,14 +15,18 @@ from server.rules.card_duel.commands import (
     GrantItem,
     Heal,
     LeaveDuel,
+    OfflineDuel,
     Pick,
+    RegisterKey,
     Revive,
 )
+from server.rules.card_duel.offline import REVEAL_MS
 from server.rules.card_duel.state import CardDuel, Fighter
 from server.rules.core import Command, Json, Member, RuleError
 from server.rules.roster import EndGame
 from tests.rules.drivers.base import Driver
 from tests.rules.drivers.card_duel import CardDuelGame
+from tests.rules.phones import Exchange, Phone
 from tests.rules.properties import Supply, nothing, strings
 
 # -- random games --------------------------------------------------------------------------------
@@ -70,9 +75,21 @@ organizer = st.one_of(
     st.tuples(st.just("revive"), player),
     st.tuples(st.just("cancel"), st.integers(0, 20)),
 )
+# offline: challenger, target (counted on from it), the cards' indexes, a stale revision, a
+# forfeit claim (the challenger never reveals): duels settled by two phones, brought in later.
+offline = st.tuples(
+    st.just("offline"),
+    player,
+    player,
+    st.lists(st.integers(0, 50), min_size=6, max_size=6),
+    st.sampled_from([False, False, False, True]),
+    st.sampled_from([False, False, False, True]),
+)
 # Weighted so that duels start, run several rounds and end, and the organizer steps in now and then
 # (sampled, then drawn: a nested one_of would be flattened into equal branches).
-WEIGHTED = [advance] * 2 + [challenge] * 3 + [own_pick] * 6 + [any_pick] + [leave] + [organizer] * 2
+WEIGHTED = (
+    [advance] * 2 + [challenge] * 3 + [own_pick] * 6 + [any_pick] + [leave] + [organizer] * 2
+) + [offline] * 3
 steps = st.sampled_from(WEIGHTED).flatmap(lambda step: step)
 games = st.tuples(
     configs,
@@ -123,6 +140,8 @@ def command_for(
         pool = fighter.cards if own and fighter.cards else issued
         duel_id = fighter.duel_id if own_duel and fighter.duel_id else f"d{k % (len(game.log) + 1)}"
         return me, Pick(duel_id=duel_id, card_id=pool[k % len(pool)].card_id)
+    if kind == "offline":
+        return offline_duel(game, players, step)
     if kind == "leave":
         _, i, own_duel = step
         me = players[i % len(players)]
@@ -143,6 +162,44 @@ def command_for(
         return game.organizer, Heal(player_id=target_id)
     assert kind == "revive"
     return game.organizer, Revive(player_id=target_id)
+
+
+def offline_duel(
+    game: CardDuelGame, players: list[Member], step: tuple[Any, ...]
+) -> tuple[Member, Command]:
+    """Each phone's key first (a command of its own), then a duel of up to three rounds the
+    phones settled meanwhile: as they saw the log, or one change behind it; or a claim that the
+    challenger saw the pick and kept quiet, ten minutes ago."""
+    _, i, j, picks, stale, claim = step
+    free = [
+        m for m in players if game.state.challengeable(game.state.fighters[m.player_id], game.now)
+    ]
+    pool = free if len(free) >= 2 else players  # mostly two who could duel, now and then not
+    a, b = pool[i % len(pool)], pool[(i + 1 + j % (len(pool) - 1)) % len(pool)]
+    phones = PHONES.setdefault(id(game), {})
+    for member in (a, b):
+        if game.state.fighters[member.player_id].key is None or member.player_id not in phones:
+            phones[member.player_id] = Phone(member.player_id)
+            return member, RegisterKey(public_key=phones[member.player_id].public_key)
+    fa, fb = game.state.fighters[a.player_id], game.state.fighters[b.player_id]
+    if not fa.cards or not fb.cards:
+        return a, RegisterKey(public_key=phones[a.player_id].public_key)
+    at = game.now - REVEAL_MS - 1_000 if claim else game.now
+    duel = Exchange(game.state.roster.game_id, phones[a.player_id], phones[b.player_id])
+    for n in range(3):
+        mine = fa.cards[picks[2 * n] % len(fa.cards)]
+        theirs = fb.cards[picks[2 * n + 1] % len(fb.cards)]
+        duel.challenge(mine.card_id, fa.revision - stale, at)
+        duel.pick(theirs.card_id, fb.revision - stale, at)
+        if claim:
+            break
+        duel.reveal(at)
+        if beats(mine, theirs) or beats(theirs, mine):
+            break
+    return b, OfflineDuel(record=duel.texts)
+
+
+PHONES: dict[int, dict[str, Phone]] = {}  # by game, the players' phones (their keys)
 
 
 def wanted(kind: str, fighter: Fighter) -> bool:

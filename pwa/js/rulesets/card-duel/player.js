@@ -8,6 +8,8 @@ import { qrSvg } from "../../qr.js";
 import { markRevealSeen, seenReveal } from "../../session.js";
 import { cardFace, cardView, codeForm, gameOver, playersList, sendCode, sending } from "../../views/common.js";
 import { scanner, stopScan } from "../../views/scanner.js";
+import { offlineScreen, offlineSection } from "./offline.js";
+import { offlineStun, reconcile, watch } from "./records.js";
 
 // What the player's phone asks the wake lock for: a duel or a countdown on screen.
 export function playerNeedsAwake(view) {
@@ -53,16 +55,23 @@ export function playerScreen(app, game) {
   const duel = activeDuel(view);
   const reveal = view.last_duel && (ui.revealOpen === view.last_duel.duel_id || !seenReveal(view.last_duel.duel_id));
   // Once the game has ended a stun binds nobody: the last screen tells the story instead.
-  const stunned = inForce(view.me.stunned_until) && view.game.status !== "ended";
-  if (duel || reveal || stunned || !view.me.alive) ui.scanning = false;
+  watch(app, game);
+  reconcile(game);
+  // A stun from an offline duel binds before the server knows of it.
+  const stunnedUntil = [view.me.stunned_until, offlineStun(game)].filter(inForce).sort().at(-1);
+  const stunned = Boolean(stunnedUntil) && view.game.status !== "ended";
+  // An offline duel on screen (QR shown or read) stays there until its player closes it.
+  const offline = offlineScreen(app, game);
+  if (offline || duel || reveal || stunned || !view.me.alive) ui.scanning = false;
   if (!ui.scanning) stopScan();
   if (duel && !buzzed.has(duel.duel_id)) {
     buzzed.add(duel.duel_id);
     buzz();
   }
+  if (offline) return offline;
   if (duel) return duelScreen(app, game);
   if (reveal) return revealScreen(app, game);
-  if (stunned) return stunScreen(view);
+  if (stunned) return stunScreen(view, stunnedUntil);
   if (ui.scanning) return scanner(app, (code) => submitChallenge(app, game, code));
   return mainScreen(app, game);
 }
@@ -98,6 +107,7 @@ function mainScreen(app, game) {
         app.ui.showQr ? t("me.hide_qr") : t("me.show_qr")),
       app.ui.showQr && h("div", { class: "my-qr", testid: "my-qr" }, svgNode(qrSvg(me.code)))),
     !ended && (offered(may.challenge) ? challengeForm(app, game, offered(may["challenge:ranged"])) : me.alive && info.status === "running" && refusal(may.challenge, "challenge-refused")),
+    !ended && offlineSection(app, game),
     h("section", { class: "cards-section" },
       h("h2", {}, t("cards.title", { count: me.cards.length })),
       h("div", { class: "card-list" }, me.cards.map((card) => cardView(card, { testid: `card-${card.card_id}` }))),
@@ -278,12 +288,12 @@ function whyText(winner, loser, number) {
   return `${winner.title}: ${t(`why.${number}`, { a: winner[number], b: loser[number] })}`;
 }
 
-function stunScreen(view) {
+function stunScreen(view, until) {
   return h("main", { class: "full stun", testid: "stun-screen" },
     h("div", { class: "stun-word" }, t("stun.title")),
     // The other language's word too: the phone is shown to whoever comes to rob the stunned.
     h("div", { class: "stun-other", lang: getLang() === "cs" ? "en" : "cs" }, t("stun.other")),
-    countdown(view.me.stunned_until, { testid: "stun-countdown", alarm: true, cls: "huge" }),
+    countdown(until, { testid: "stun-countdown", alarm: true, cls: "huge" }),
     h("p", { class: "stun-hint" }, t("stun.hint")),
     h("div", { class: "stun-code" }, view.me.name, " · ", view.me.code));
 }

@@ -38,6 +38,11 @@ export function describe(event, index, d, who) {
     case "item_granted": return t("replay.ev.item_granted", { name: who(d.player_id) });
     case "player_healed": return t("replay.ev.player_healed", { name: who(d.player_id) });
     case "player_revived": return t("replay.ev.player_revived", { name: who(d.player_id) });
+    case "key_registered": return t("replay.ev.key_registered", { name: who(d.player_id) });
+    case "offline_duel_recorded": return d.forfeit
+      ? t("replay.ev.offline_duel_forfeit", { a: who(d.challenger), b: who(d.target), time: when(d.at), name: who(d.forfeit) })
+      : t("replay.ev.offline_duel_recorded", { a: who(d.challenger), b: who(d.target), time: when(d.at) });
+    case "offline_duel_void": return t("replay.ev.offline_duel_void", { a: who(d.challenger), b: who(d.target), time: when(d.at), reason: t(`replay.void.${d.reason}`) });
     default: return null;
   }
 }

@@ -1,0 +1,391 @@
+// An offline duel, phone to phone by QR (docs/protocol.md, "Offline duels"): A shows its
+// challenge (a commitment to its card), B reads it and shows its signed pick, A reads that and
+// shows the signed reveal, B reads it. Each phone checks every signature and the commitment and
+// settles the round with the server's rules (outcome.js); a round with no winner goes again. Each
+// keeps the record (every text so far) and sends it as `offline_duel` once it has signal.
+import { h, svgNode } from "../../dom.js";
+import { errorText, t } from "../../i18n.js";
+import { serverNow } from "../../clock.js";
+import { qrMatrix, qrSvg } from "../../qr.js";
+import { countdown } from "../../countdown.js";
+import { cardFace, cardView } from "../../views/common.js";
+import { makeKey, storedKey } from "./keys.js";
+import { settle } from "./outcome.js";
+import { commitment, faceData, fromQr, parse, prevOf, randomB64, seal, signedBy } from "./qrtext.js";
+import { gameDuels, keptDuel, postCommand, REVEAL_MS, save, sync } from "./records.js";
+import { loadDecoder, reader, stopReading } from "./reader.js";
+
+// A card's face: one of mine, or the one the other phone showed with the text that played it.
+function faceOf(view, cardId, shown) {
+  const mine = view.me.cards.find((c) => c.card_id === cardId);
+  return mine ?? { ...(shown ?? { title: cardId, big: 0, small: 0, kind: "unknown", ranged: false }), card_id: cardId };
+}
+
+// -- the key --------------------------------------------------------------------------------------
+
+const keyState = new Map(); // game:player -> {key, registering, failed}
+
+// This phone's key, once read from IndexedDB (undefined until then, null when it has none).
+// The player registers it with one tap while online (`register`): a key registered by itself at
+// every load would change the view under whatever the player (or a test) is doing, and two
+// phones of one player would take turns replacing each other's key.
+function ensureKey(app, game) {
+  const me = game.view.me;
+  const id = `${game.gameId}:${me.player_id}`;
+  let state = keyState.get(id);
+  if (!state) {
+    state = { key: undefined, registering: false };
+    keyState.set(id, state);
+    storedKey(game.gameId, me.player_id).then((key) => {
+      state.key = key;
+      app.render();
+    });
+  }
+  return state.key;
+}
+
+// Sent over HTTP beside the outbox (which holds what the player did, in order): the phone's
+// stored key when the server counts none, else a new one (this phone lost its key, or another
+// phone's counts). The view, pushed by the socket, then holds its key_id.
+async function register(app, game) {
+  const me = game.view.me;
+  const state = keyState.get(`${game.gameId}:${me.player_id}`);
+  if (!state || state.registering) return;
+  state.registering = true;
+  app.render();
+  try {
+    const key = state.key && !me.key_id ? state.key : await makeKey(game.gameId, me.player_id);
+    state.key = key;
+    const answer = await postCommand(game, { type: "register_key", public_key: key.public_key });
+    state.failed = answer?.ok ? null : (answer?.data?.error?.code ?? "network");
+  } finally {
+    state.registering = false;
+    app.render();
+  }
+}
+
+// The phone may duel offline: its stored key is the one the server counts.
+function keyReady(game, key) {
+  return Boolean(key && game.view.me.key_id && key.key_id === game.view.me.key_id);
+}
+
+// -- the main screen's part --------------------------------------------------------------------------
+
+// Offline duel buttons on the player's main screen, or why there are none.
+export function offlineSection(app, game) {
+  const { me, game: info } = game.view;
+  if (info.status !== "running" || !me.alive) return null;
+  const key = ensureKey(app, game);
+  const ready = keyReady(game, key);
+  if (ready) keepDecoder();
+  return h("section", { class: "offline-duel", testid: "offline-section" },
+    h("h2", {}, t("offline.title")),
+    ready
+      ? [h("div", { class: "hint" }, t("offline.hint")),
+        h("div", { class: "offline-actions" },
+          h("button", { class: "primary", testid: "offline-challenge", onclick: () => app.set({ offline: { step: "choose" } }) }, t("offline.challenge")),
+          h("button", { class: "secondary", testid: "offline-answer", onclick: () => app.set({ offline: { step: "read-challenge" }, readerError: null }) }, t("offline.answer")))]
+      : keyProblem(app, game, key),
+    unfinished(app, game),
+    syncList(game));
+}
+
+// The QR decoder, fetched once while online so that the worker keeps it for the dead spot; a
+// few seconds after the screen, not to slow the game's first view on a weak signal.
+let decoderAsked = false;
+
+function keepDecoder() {
+  if (decoderAsked || "BarcodeDetector" in window || !navigator.onLine) return;
+  decoderAsked = true;
+  setTimeout(() => loadDecoder().catch(() => { decoderAsked = false; }), 3000);
+}
+
+// Why this phone cannot duel offline now, and the button that prepares it (with signal).
+function keyProblem(app, game, key) {
+  const me = game.view.me;
+  const state = keyState.get(`${game.gameId}:${me.player_id}`);
+  const other = key && me.key_id && key.key_id !== me.key_id; // another phone's key counts
+  const code = key === undefined ? "key_loading" : state?.registering ? "key_registering" : other ? "key_other" : "no_key";
+  return h("div", { class: "hint refused", testid: "offline-no-key", "data-code": code },
+    t(`offline.${code}`),
+    state?.failed && h("div", { class: "chip bad" }, state.failed === "network" ? t("offline.no_signal") : errorText(state.failed, "", "card-duel")),
+    key !== undefined && !state?.registering && navigator.onLine && h("button", { class: "secondary", testid: "offline-register", onclick: () => register(app, game) }, t("offline.prepare")));
+}
+
+// Duels begun and not finished (the screen closed, the page reloaded): back to their QR.
+function unfinished(app, game) {
+  const open = gameDuels(game.gameId).filter((e) => !e.sync && e.record.length > 0);
+  return open.map((e) => h("button", {
+    class: "secondary wide", testid: "offline-resume",
+    // B who read a challenge and has not picked goes back to the cards.
+    onclick: () => app.set({ offline: { step: e.role === "b" && e.record.length % 3 === 1 ? "choose" : "show", d: e.d }, readerError: null }),
+  }, e.opponentName ? t("offline.resume", { name: e.opponentName }) : t("offline.resume_challenge")));
+}
+
+// What the latest kept duels' sync came to.
+function syncList(game) {
+  const kept = gameDuels(game.gameId).filter((e) => e.sync).slice(-3);
+  if (!kept.length) return null;
+  return h("ul", { class: "offline-sync", testid: "offline-sync" }, kept.map((e) => h("li", { "data-sync": e.sync, testid: `offline-sync-${e.sync}` },
+    t(`offline.sync.${e.sync}`, { name: e.opponentName ?? "" }), e.error ? [" ", errorText(e.error, "", "card-duel")] : null)));
+}
+
+// -- the duel's screens ------------------------------------------------------------------------------
+
+// The offline duel's screen, while app.ui.offline says one is open; null otherwise.
+export function offlineScreen(app, game) {
+  const ui = app.ui;
+  const step = ui.offline?.step;
+  if (!step) return null;
+  const entry = ui.offline.d ? keptDuel(ui.offline.d) : null;
+  const close = () => {
+    stopReading();
+    app.set({ offline: null, readerError: null });
+  };
+  if (step === "choose") return chooseScreen(app, game, entry, close);
+  if (step === "read-challenge") {
+    return reader(app, { title: t("offline.read_challenge"), onText: (text) => takeChallenge(app, game, text, entry), onCancel: close });
+  }
+  if (step === "read-pick") return reader(app, { title: t("offline.read_pick"), onText: (text) => takePick(app, game, entry, text), onCancel: () => app.set({ offline: { step: "show", d: entry.d } }) });
+  if (step === "read-reveal") return reader(app, { title: t("offline.read_reveal"), onText: (text) => takeReveal(app, game, entry, text), onCancel: () => app.set({ offline: { step: "show", d: entry.d } }) });
+  if (step === "show") return showScreen(app, game, entry, close);
+  return null;
+}
+
+// A picks the card to commit to (and, with a crossbow, whether it shoots); B picks its answer.
+function chooseScreen(app, game, entry, close) {
+  const ui = app.ui;
+  const { me } = game.view;
+  const chosen = me.cards.find((c) => c.card_id === ui.offlineCard);
+  const challenger = !entry || entry.role === "a";
+  const ranged = challenger && !entry && (me.items || []).includes("crossbow");
+  return h("main", { class: "duel offline", testid: "offline-choose" },
+    h("h1", { class: "duel-title" }, t(challenger ? "offline.choose_title" : "offline.answer_title")),
+    entry && h("div", { class: "duel-opponent" }, t("duel.against"), " ", h("strong", { testid: "duel-opponent" }, entry.opponentName)),
+    entry && entry.rounds.length > 0 && h("span", { class: "chip", testid: "duel-round" }, t("duel.round_again", { round: entry.rounds.length + 1 })),
+    ranged && h("label", { class: "check" },
+      h("input", { type: "checkbox", testid: "offline-ranged", checked: Boolean(ui.offlineRanged), onchange: (e) => { ui.offlineRanged = e.target.checked; } }),
+      t("challenge.ranged")),
+    h("p", { class: "pick-hint" }, t("duel.pick_hint")),
+    h("div", { class: "pick-grid" }, me.cards.map((card) => [h("button", {
+      class: `card pick kind-${card.kind}${card === chosen ? " chosen" : ""}`, testid: `offline-card-${card.card_id}`,
+      "aria-pressed": String(card === chosen),
+      onclick: () => app.set({ offlineCard: card.card_id }),
+    }, cardFace(card)),
+    card === chosen && h("button", {
+      class: "primary wide pick-confirm", testid: "offline-confirm",
+      onclick: async () => {
+        if (ui.offlineBusy) return;
+        ui.offlineBusy = true;
+        try {
+          const next = challenger ? await commit(game, entry, card, Boolean(ui.offlineRanged)) : await answer(game, entry, card);
+          app.set({ offline: { step: "show", d: next.d }, offlineCard: null, offlineRanged: false });
+        } finally {
+          ui.offlineBusy = false;
+        }
+      },
+    }, t("duel.pick_confirm", { title: chosen.title }))])),
+    h("button", { class: "secondary wide", testid: "offline-close", onclick: close }, t("cancel")));
+}
+
+async function myKey(game) {
+  return storedKey(game.gameId, game.view.me.player_id);
+}
+
+// A's challenge of round n (a new duel when `entry` is null): a commitment to `card`.
+async function commit(game, entry, card, ranged) {
+  const { me } = game.view;
+  const nonce = randomB64(16);
+  const h_ = await commitment(card.card_id, nonce);
+  const key = await myKey(game);
+  const at = Math.round(serverNow());
+  const next = entry ?? { d: randomB64(8), game_id: game.gameId, me: me.player_id, role: "a", ranged, record: [], rounds: [] };
+  const n = next.rounds.length + 1;
+  const body = n === 1
+    ? { t: "c", g: game.gameId, d: next.d, a: me.player_id, v: me.revision ?? 0, r: ranged ? 1 : 0, K: key.public_key, n: 1, at, h: h_ }
+    : { t: "c", p: await prevOf(next.record.at(-1)), n, at, h: h_ };
+  next.record = [...next.record, await seal(body, key.privateKey)];
+  next.secret = { card_id: card.card_id, nonce };
+  await save(next);
+  return next;
+}
+
+// B's pick, bound to the challenge it read.
+async function answer(game, entry, card) {
+  const { me } = game.view;
+  const key = await myKey(game);
+  const prev = await prevOf(entry.record.at(-1));
+  const at = Math.round(serverNow());
+  const body = entry.rounds.length === 0
+    ? { t: "p", p: prev, b: me.player_id, v: me.revision ?? 0, K: key.public_key, c: card.card_id, f: faceData(card), at }
+    : { t: "p", p: prev, c: card.card_id, f: faceData(card), at };
+  entry.record = [...entry.record, await seal(body, key.privateKey)];
+  entry.myCard = card.card_id;
+  await save(entry);
+  return entry;
+}
+
+// B reads a challenge: round 1 opens a duel; a later round goes on with the one B is in.
+async function takeChallenge(app, game, content, entry) {
+  const { text } = fromQr(content);
+  const parsed = parse(text);
+  if (!parsed || parsed.body.t !== "c") return "not_challenge";
+  const body = parsed.body;
+  const { me } = game.view;
+  let next;
+  if (body.n === 1) {
+    if (body.g !== game.gameId) return "other_game";
+    if (body.a === me.player_id) return "own";
+    if (!body.K) return "no_key";
+    next = { d: body.d, game_id: game.gameId, me: me.player_id, role: "b", opponent: body.a, opponentKey: body.K, ranged: body.r === 1, record: [text], rounds: [] };
+  } else {
+    if (!entry || body.p !== (await prevOf(entry.record.at(-1)))) return "not_this_duel";
+    next = { ...entry, record: [...entry.record, text] };
+  }
+  // The key the challenger showed in round 1: the server checks it is the registered one.
+  if (!(await signedBy(parsed, next.opponentKey))) return "bad_signature";
+  next.opponentName = nameOf(game, next.opponent);
+  await save(next);
+  stopReading();
+  app.set({ offline: { step: "choose", d: next.d }, readerError: null });
+  return null;
+}
+
+// A reads B's pick, checks it, and reveals at once: the reveal's QR and the round's outcome.
+async function takePick(app, game, entry, content) {
+  const { text, face } = fromQr(content);
+  const parsed = parse(text);
+  if (!parsed || parsed.body.t !== "p") return "not_pick";
+  if (parsed.body.p !== (await prevOf(entry.record.at(-1)))) return "not_this_duel";
+  const opponent = entry.opponent ?? parsed.body.b;
+  const opponentKey = entry.opponentKey ?? parsed.body.K;
+  if (!opponentKey) return "no_key";
+  if (!(await signedBy(parsed, opponentKey))) return "bad_signature";
+  const key = await myKey(game);
+  const mine = game.view.me.cards.find((c) => c.card_id === entry.secret.card_id);
+  const reveal = { t: "r", p: await prevOf(text), c: entry.secret.card_id, k: entry.secret.nonce, f: faceData(mine ?? {}), at: Math.round(serverNow()) };
+  const next = { ...entry, opponent, opponentKey, opponentName: nameOf(game, opponent), record: [...entry.record, text] };
+  next.record = [...next.record, await seal(reveal, key.privateKey)];
+  next.rounds = [...entry.rounds, roundOf(game, { [next.me]: entry.secret.card_id, [opponent]: parsed.body.c }, face, reveal.at)];
+  next.secret = null;
+  finish(next);
+  await save(next);
+  stopReading();
+  app.set({ offline: { step: "show", d: next.d }, readerError: null });
+  sync(game);
+  return null;
+}
+
+// B reads A's reveal: it must open the commitment of this round's challenge.
+async function takeReveal(app, game, entry, content) {
+  const { text, face } = fromQr(content);
+  const parsed = parse(text);
+  if (!parsed || parsed.body.t !== "r") return "not_reveal";
+  if (parsed.body.p !== (await prevOf(entry.record.at(-1)))) return "not_this_duel";
+  if (!(await signedBy(parsed, entry.opponentKey))) return "bad_signature";
+  const challenge = parse(entry.record.at(-2)).body;
+  if ((await commitment(parsed.body.c, parsed.body.k)) !== challenge.h) return "bad_commitment";
+  const next = { ...entry, record: [...entry.record, text] };
+  next.rounds = [...entry.rounds, roundOf(game, { [entry.opponent]: parsed.body.c, [entry.me]: entry.myCard }, face, parsed.body.at)];
+  finish(next);
+  await save(next);
+  stopReading();
+  app.set({ offline: { step: "show", d: next.d }, readerError: null });
+  sync(game);
+  return null;
+}
+
+// A round played: both cards' faces, who won, and (with a winner) what it did from `at`.
+// `shown`: the face the other phone showed of its card.
+function roundOf(game, ids, shown, at) {
+  const cards = Object.fromEntries(Object.entries(ids).map(([pid, id]) => [pid, faceOf(game.view, id, shown)]));
+  const settled = settle(cards, game.view.game.config, at);
+  return { cards, at, ...settled };
+}
+
+// A round with a winner ends the duel: its record goes to the server.
+function finish(entry) {
+  if (entry.rounds.at(-1)?.winners.length) entry.sync = "pending";
+}
+
+function nameOf(game, playerId) {
+  return game.directory?.name?.(playerId) ?? game.directory?.players?.[playerId]?.name ?? playerId;
+}
+
+// How the sync's word looks: done, waiting, or not counted (the outcome above binds nobody).
+const SYNC_CHIP = { recorded: "ok", already: "ok", pending: "wait", sent: "wait", void: "bad", refused: "bad" };
+
+// The QR to show and what the phone says under it: the challenge, the pick, the reveal, the outcome.
+function showScreen(app, game, entry, close) {
+  const { me } = game.view;
+  const last = parse(entry.record.at(-1)).body;
+  const round = entry.rounds.at(-1);
+  const over = Boolean(round?.winners.length) && last.t === "r";
+  const claimed = last.t === "p" && Boolean(entry.sync); // B brings the pick as a forfeit claim
+  const text = entry.record.at(-1);
+  const mine = entry.role === "a" ? last.t !== "p" : last.t === "p";
+  return h("main", { class: "duel offline", testid: "offline-show", "data-step": last.t },
+    h("h1", { class: "duel-title" }, t("offline.title")),
+    entry.opponentName && h("div", { class: "duel-opponent" }, t("duel.against"), " ", h("strong", {}, entry.opponentName)),
+    mine && qrBlock(text, t(`offline.show.${last.t}`)),
+    last.t === "r" && round && roundBlock(me, entry, round),
+    // What the phone does next.
+    entry.role === "a" && last.t === "c" && h("button", { class: "primary wide", testid: "offline-read-pick", onclick: () => app.set({ offline: { step: "read-pick", d: entry.d }, readerError: null }) }, t("offline.read_pick")),
+    entry.role === "b" && last.t === "p" && h("button", { class: "primary wide", testid: "offline-read-reveal", onclick: () => app.set({ offline: { step: "read-reveal", d: entry.d }, readerError: null }) }, t("offline.read_reveal")),
+    entry.role === "b" && last.t === "p" && forfeitClaim(app, game, entry, last.at),
+    !over && last.t === "r" && entry.role === "a" && h("button", { class: "primary wide", testid: "offline-next-round", onclick: () => app.set({ offline: { step: "choose", d: entry.d } }) }, t("offline.next_round")),
+    !over && last.t === "r" && entry.role === "b" && h("button", { class: "primary wide", testid: "offline-read-next", onclick: () => app.set({ offline: { step: "read-challenge", d: entry.d }, readerError: null }) }, t("offline.read_next")),
+    (over || claimed) && h("div", { class: `chip ${SYNC_CHIP[entry.sync] ?? ""}`, testid: "offline-sync-state", "data-sync": entry.sync }, t(`offline.sync.${entry.sync}`, { name: entry.opponentName ?? "" }),
+      entry.error ? [" ", errorText(entry.error, "", "card-duel")] : null,
+      entry.reason ? [" ", t(`offline.void.${entry.reason}`)] : null),
+    h("button", { class: "secondary wide", testid: "offline-close", onclick: close }, t(over ? "reveal.ok" : "offline.later")));
+}
+
+// A challenger who saw B's pick and does not reveal loses the round to B's card: B may bring
+// the record without the reveal once the challenger's time to reveal is over (REVEAL_MS).
+function forfeitClaim(app, game, entry, pickAt) {
+  if (entry.sync) return null;
+  const until = new Date(pickAt + REVEAL_MS).toISOString();
+  if (Date.parse(until) > serverNow()) {
+    return h("div", { class: "hint", testid: "offline-claim-wait" }, t("offline.claim_in"), " ", countdown(until, { testid: "offline-claim-countdown" }));
+  }
+  return h("button", {
+    class: "danger wide", testid: "offline-claim",
+    onclick: async () => {
+      await save({ ...entry, sync: "pending" });
+      app.render();
+      sync(game);
+    },
+  }, t("offline.claim"));
+}
+
+// The QR of a text, with its size in bytes and QR version (kept small: a phone screen at arm's length).
+function qrBlock(content, caption) {
+  const bytes = new TextEncoder().encode(content).length;
+  const version = (qrMatrix(content).length - 17) / 4;
+  return h("section", { class: "offline-qr", testid: "offline-qr", "data-bytes": bytes, "data-version": version },
+    h("div", { class: "hint" }, caption),
+    h("div", { class: "my-qr", testid: "offline-qr-image" }, svgNode(qrSvg(content))),
+    h("div", { class: "hint small" }, t("offline.qr_size", { bytes, version })));
+}
+
+// The round as an online reveal shows it: both cards, the verdict, what it did, the countdown.
+function roundBlock(me, entry, round) {
+  const iWon = round.winners.includes(me.player_id);
+  const theyWon = round.winners.includes(entry.opponent);
+  const verdict = iWon && theyWon ? "reveal.both" : iWon ? "reveal.you_won" : theyWon ? "reveal.they_won" : "reveal.draw";
+  return h("section", { class: "reveal", testid: "offline-reveal" },
+    h("div", { class: `verdict ${iWon && !theyWon ? "good" : theyWon && !iWon ? "bad" : ""}`, testid: "reveal-verdict" }, t(verdict)),
+    round.outcomes.length > 0 && h("section", { class: "outcomes", testid: "reveal-outcomes" }, round.outcomes.map((o) => {
+      const mineO = o.player_id === me.player_id;
+      const testid = mineO ? { stun: "stun-countdown", escape: "immune-countdown", special: "effect-countdown" }[o.effect] : null;
+      return h("div", { class: `outcome effect-${o.effect}`, "data-effect": o.effect },
+        t(`outcome.${mineO ? "me" : "other"}.${o.effect}`, { name: mineO ? t("reveal.you") : entry.opponentName }),
+        o.effect === "special" ? h("span", { class: "effect-words" }, o.text) : null,
+        o.until && Date.parse(o.until) > serverNow() ? [" ", countdown(o.until, { testid, alarm: mineO })] : null);
+    })),
+    h("div", { class: "versus" },
+      h("div", { class: iWon ? "side won" : "side" }, h("div", { class: "who" }, t("reveal.you")), cardView(round.cards[me.player_id])),
+      h("div", { class: "vs" }, "×"),
+      h("div", { class: theyWon ? "side won" : "side" }, h("div", { class: "who name" }, entry.opponentName), cardView(round.cards[entry.opponent]))));
+}
