@@ -116,9 +116,11 @@ async def test_reconnect_with_after_misses_nothing(
     await game.ok(game.organizer, "grant_item", player_id=bob["player_id"], item="crossbow")
     patched = await current.until("view")
     assert patched["type"] == "patch" and patched["base"] == seq
-    # Only what changed: the crossbow, and the ranged challenge it brings (busy for now).
+    # Only what changed: the crossbow, one more revision of Bob's fighter (an offline duel signs
+    # it), and the ranged challenge it brings (busy for now).
+    revision = message["view"]["me"]["revision"] + 1
     assert patched["patch"] == {
-        "me": {"items": ["crossbow"]},
+        "me": {"items": ["crossbow"], "revision": revision},
         "may": {"challenge:ranged": {"code": "busy"}},
     }
     assert current.view["me"]["items"] == ["crossbow"]

@@ -311,6 +311,14 @@ async def test_a_duel_the_log_moved_past_is_shown_void(
     await expect(bob.get_by_test_id("offline-sync-state")).to_have_attribute(
         "data-sync", "void", timeout=20_000
     )
+    # The organizer's console shows it as it came: void, and why.
+    console = await (await phone(viewport={"width": 1024, "height": 900})).new_page()
+    await console.goto(f"/#/join/{game['gid']}/{game['org']}")
+    (row,) = [e["data"]["duel_id"] for e in void]
+    offline_row = console.get_by_test_id(f"offline-row-{row}")
+    await expect(offline_row).to_have_attribute("data-void", "conflict")
+    await expect(offline_row).to_contain_text("nezapočítán")
+    await shot(console, "offline-10-console")
     # A stun of a duel that did not count binds nobody.
     await bob.get_by_test_id("offline-close").click()
     await expect(bob.get_by_test_id("offline-section")).to_be_visible()
@@ -348,12 +356,14 @@ async def test_a_challenger_who_does_not_reveal_is_claimed_after_ten_minutes(
     answers: list[dict[str, Any]] = []
 
     async def heard(response: Response) -> None:
-        if response.url.endswith("/commands") and response.request.method == "POST":
+        request = response.request
+        posted = response.url.endswith("/commands") and request.method == "POST"
+        if posted and (request.post_data_json or {}).get("type") == "offline_duel":
             answers.append({"status": response.status, **(await response.json())})
 
     bob.on("response", heard)
     await signals["Bob"].restore(bob)
-    for _ in range(100):
+    for _ in range(200):
         if answers:
             break
         await bob.wait_for_timeout(100)

@@ -16,6 +16,7 @@ export function organizerScreen(app, game) {
   return h("main", { class: "organizer" },
     head(app, game),
     duels(app, game),
+    offlineDuels(game),
     playersTable(app, game),
     memberForm(app, game, { roles: ROLES }),
     membersList(view, (m) => m.role !== "player"),
@@ -68,6 +69,28 @@ function duelRow(game, duel) {
       disabled: game.inFlight().some((c) => c.type === "cancel_duel" && c.duel_id === duel.duel_id),
       onclick: () => game.send({ type: "cancel_duel", duel_id: duel.duel_id }),
     }, t("duels.cancel")));
+}
+
+// Duels settled phone to phone with no signal, as they came in: newest first, the last ten.
+function offlineDuels(game) {
+  const view = game.view;
+  const list = rows(view.offline || {}, "duel_id").reverse().slice(0, 10);
+  if (!list.length) return null;
+  return h("section", { class: "offline-duels", testid: "offline-duels" },
+    h("h2", {}, t("offline.console.title", { count: count(view.offline) })),
+    keyed("div", { class: "duel-list" }, list.map((duel) => ({
+      key: duel.duel_id,
+      data: [duel, duel.players.map((pid) => nameOf(view, pid)), getLang()],
+      render: () => h("div", { class: "duel-row", testid: `offline-row-${duel.duel_id}`, "data-void": duel.void || "" },
+        h("div", { class: "duel-names" },
+          duel.players.map((pid, i) => [i ? " × " : "", h("strong", {}, nameOf(view, pid))])),
+        h("div", { class: "duel-info" },
+          h("span", { class: "chip" }, new Date(duel.at).toLocaleTimeString(getLang(), { hour: "2-digit", minute: "2-digit" })),
+          duel.void
+            ? h("span", { class: "chip bad" }, t("offline.console.void"), " – ", t(`offline.void.${duel.void}`))
+            : h("span", { class: "chip ok" }, t("offline.console.recorded")),
+          duel.forfeit && h("span", { class: "chip" }, t("offline.console.forfeit", { name: nameOf(view, duel.forfeit) })))),
+    }))));
 }
 
 // The live table: one row per player, each drawn again only when what it shows changed (a game

@@ -3,7 +3,7 @@
 
 export const jumps = {
   duel: ["round_revealed"], stun: ["player_stunned"], wound: ["player_wounded"], death: ["player_killed"],
-  special: ["effect_suffered"],
+  special: ["effect_suffered"], offline: ["offline_duel_recorded", "offline_duel_void"],
 };
 export const columns = ["duels", "won", "stuns", "stunned", "deaths"];
 export const rowsAreFighters = false;
