@@ -38,6 +38,7 @@ from server.rules.card_duel.events import (
     PlayerStunned,
     PlayerWounded,
     RoundRevealed,
+    VoidReason,
 )
 from server.rules.card_duel.events import Outcome as OutcomeFace
 from server.rules.card_duel.evolve import evolve
@@ -457,7 +458,7 @@ def forfeited(state: CardDuel, duel: Duel, card: Card, now: int) -> list[Fact]:
     return [shown, *effects, ended]
 
 
-def unfit(state: CardDuel, record: offline.Record, a: Fighter, b: Fighter) -> offline.Reason | None:
+def unfit(state: CardDuel, record: offline.Record, a: Fighter, b: Fighter) -> VoidReason | None:
     """Why the log cannot take the duel: it has moved on for a duellist since its phone last
     saw it, or, as the log stood, one of them could not duel at the duel's time."""
     if (a.revision, b.revision) != record.revisions:

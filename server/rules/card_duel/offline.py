@@ -15,7 +15,6 @@ import base64
 import hashlib
 import itertools
 from dataclasses import dataclass
-from typing import Literal
 
 import msgspec
 from cryptography.exceptions import InvalidSignature
@@ -29,7 +28,6 @@ from server.rules.core import RuleError
 REVEAL_MS = 10 * 60_000  # how long a challenger who saw the pick has to reveal
 SKEW_MS = 2 * 60_000  # how far a phone's clock may be ahead of the server's, or of the other's
 OLDEST_MS = 24 * 3_600_000  # a record older than this is refused
-Reason = Literal["conflict", "dead", "stunned", "immune", "busy", "needs_crossbow"]
 
 
 def b64(data: bytes) -> str:

@@ -268,12 +268,7 @@ async function takePick(app, game, entry, content) {
   next.record = [...next.record, await seal(reveal, key.privateKey)];
   next.rounds = [...entry.rounds, roundOf(game, { [next.me]: entry.secret.card_id, [opponent]: parsed.body.c }, face, reveal.at)];
   next.secret = null;
-  finish(next);
-  await save(next);
-  stopReading();
-  app.set({ offline: { step: "show", d: next.d }, readerError: null });
-  sync(game);
-  return null;
+  return played(app, game, next);
 }
 
 // B reads A's reveal: it must open the commitment of this round's challenge.
@@ -287,6 +282,11 @@ async function takeReveal(app, game, entry, content) {
   if ((await commitment(parsed.body.c, parsed.body.k)) !== challenge.h) return "bad_commitment";
   const next = { ...entry, record: [...entry.record, text] };
   next.rounds = [...entry.rounds, roundOf(game, { [entry.opponent]: parsed.body.c, [entry.me]: entry.myCard }, face, parsed.body.at)];
+  return played(app, game, next);
+}
+
+// A round read and settled: kept, shown, and (with a winner) sent once there is signal.
+async function played(app, game, next) {
   finish(next);
   await save(next);
   stopReading();
