@@ -3,7 +3,9 @@
 // patches go to onView; resync() starts over with after=<held seq> for a whole view.
 // A dead spot can keep a socket open with nothing arriving: after QUIET_MS of silence the phone
 // pings (the server answers every ping with a pong), and a ping unanswered for PONG_WAIT_MS
-// drops the socket, so the chip stops saying "connected" within 15 s of the last word.
+// drops the socket, so the chip stops saying "connected" within 15 s of the last word. A socket
+// counts as open ("connected") from the first word heard on it, not from the handshake: a proxy or
+// a dead spot can complete the handshake while nothing comes through.
 // The token goes in the first message (hello), never in the URL: URLs end up in logs.
 import * as clock from "./clock.js";
 
@@ -21,6 +23,7 @@ export class GameSocket {
     this.attempts = 0;
     this.pending = new Map();
     this.pingSentAt = null;
+    this.helloSent = false;
     this.stopped = true;
   }
 
@@ -37,8 +40,9 @@ export class GameSocket {
     this.drop();
   }
 
+  // Commands and pings may go as soon as the hello went; the status waits for an answer.
   get isOpen() {
-    return this.status === "open";
+    return this.helloSent;
   }
 
   connect() {
@@ -51,14 +55,15 @@ export class GameSocket {
     this.setStatus("connecting");
     ws.onopen = () => {
       ws.send(JSON.stringify({ type: "hello", token: this.token }));
+      this.helloSent = true;
       this.lastHeard = Date.now();
-      this.setStatus("open");
       this.ping();
       this.onOpen?.();
     };
     ws.onmessage = (event) => {
       this.lastHeard = Date.now();
       this.attempts = 0;
+      this.setStatus("open");
       this.receive(JSON.parse(event.data));
     };
     ws.onclose = (event) => {
@@ -83,6 +88,7 @@ export class GameSocket {
 
   closed() {
     this.ws = null;
+    this.helloSent = false;
     this.pingSentAt = null;
     for (const { reject, timer } of this.pending.values()) {
       clearTimeout(timer);
