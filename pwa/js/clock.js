@@ -13,7 +13,11 @@ export function sample(sentMs, receivedMs, serverIso, { rough = false } = {}) {
   if (Number.isNaN(server)) return;
   seen(serverIso);
   const rtt = rough ? 60000 : Math.max(0, receivedMs - sentMs);
-  samples = [...samples, { rtt, offset: server - (sentMs + receivedMs) / 2 }].slice(-8);
+  const fresh = { rtt, offset: server - (sentMs + receivedMs) / 2 };
+  // A sample puts the true offset within rtt/2 of its own. One that no earlier sample can agree
+  // with means this phone's clock was set meanwhile: those earlier samples measured another clock.
+  const agrees = (s) => Math.abs(s.offset - fresh.offset) <= (s.rtt + fresh.rtt) / 2 + 500;
+  samples = [...samples.filter(agrees), fresh].slice(-8);
   const next = samples.reduce((best, s) => (s.rtt < best.rtt ? s : best)).offset;
   const moved = Math.abs(next - offset) > 250;
   offset = next;

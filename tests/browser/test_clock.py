@@ -81,3 +81,24 @@ async def test_fresh_five_minute_stun_shows_five_minutes(
     )
     texts = await page.evaluate("window.countdownTexts")
     assert texts and max(texts) <= "5:00", texts
+
+
+async def test_a_phone_clock_set_meanwhile_is_measured_anew(phone: Phone) -> None:
+    """Samples taken before the phone's clock was set measured another clock: the first sample
+    that none of them can agree with replaces them, however short their round trips were."""
+    page = await (await phone()).new_page()
+    await page.goto("/")
+    offsets = await page.evaluate("""async () => {
+        const clock = await import("/js/clock.js");
+        const now = Date.now();
+        for (let i = 0; i < 3; i++) clock.sample(now - 20, now, new Date(now - 10).toISOString());
+        const before = clock.getOffset();
+        // The phone's clock moves ten minutes ahead; the server's does not.
+        const later = now + 600000;
+        clock.sample(later - 200, later, new Date(now - 100).toISOString());
+        const after = clock.getOffset();
+        // A slower sample that agrees with the latest keeps it.
+        clock.sample(later - 2000, later, new Date(now - 1000).toISOString());
+        return { before, after, kept: clock.getOffset() };
+    }""")
+    assert offsets == {"before": 0, "after": -600000, "kept": -600000}, offsets

@@ -1,9 +1,10 @@
 // Challenge by scanning the opponent's QR (their code), where the browser has BarcodeDetector.
 import { h } from "../dom.js";
 import { t } from "../i18n.js";
+import { watch } from "../camera.js";
 
 let supported = false;
-let active = null; // {status, app, stream, timer} while the camera is on
+let active = null; // {status, app, camera} while the camera is on
 
 // Resolves once we know whether this browser can read QR codes from the camera.
 export const scanSupport = ("BarcodeDetector" in window && navigator.mediaDevices?.getUserMedia
@@ -26,13 +27,26 @@ export function codeFromQr(text) {
   return match ? match[1] : null;
 }
 
-// The scanner screen. The page is patched, not replaced, on re-render: the <video> first shown
-// stays in the page and keeps the camera stream.
+// The scanner screen.
 export function scanner(app, onCode) {
   const video = h("video", { playsinline: true, muted: true, autoplay: true, class: "scan-video" });
   if (!active) {
-    active = { status: "scan.starting", app };
-    run(active, video, onCode);
+    const mine = { status: "scan.starting", app };
+    const detector = new window.BarcodeDetector({ formats: ["qr_code"] });
+    active = mine;
+    mine.camera = watch(video, '[data-testid="scanner"] video', async (live) => {
+      if (mine.status === "scan.starting") say(mine, "scan.aim");
+      const found = await detector.detect(live);
+      for (const { rawValue } of found) {
+        const code = codeFromQr(rawValue);
+        if (code) {
+          stopScan();
+          onCode(code);
+          return;
+        }
+        say(mine, rawValue.includes("/join/") ? "scan.invite" : "scan.no_code");
+      }
+    }, () => say(mine, "scan.failed"));
   }
   return h("main", { class: "scanner", testid: "scanner" },
     h("h1", {}, t("scan.title")),
@@ -53,43 +67,7 @@ function say(mine, status) {
   mine.app.render();
 }
 
-async function run(mine, video, onCode) {
-  try {
-    const stream = await navigator.mediaDevices.getUserMedia({ video: { facingMode: "environment" }, audio: false });
-    if (active !== mine) {
-      stream.getTracks().forEach((track) => track.stop());
-      return;
-    }
-    mine.stream = stream;
-    const live = document.querySelector('[data-testid="scanner"] video') || video;
-    live.srcObject = stream;
-    await live.play();
-    const detector = new window.BarcodeDetector({ formats: ["qr_code"] });
-    say(mine, "scan.aim");
-    const look = async () => {
-      if (active !== mine) return;
-      try {
-        for (const found of await detector.detect(live)) {
-          const code = codeFromQr(found.rawValue);
-          if (code) {
-            stopScan();
-            onCode(code);
-            return;
-          }
-          say(mine, found.rawValue.includes("/join/") ? "scan.invite" : "scan.no_code");
-        }
-      } catch { /* a frame that could not be read */ }
-      mine.timer = setTimeout(look, 250);
-    };
-    look();
-  } catch {
-    say(mine, "scan.failed");
-  }
-}
-
 export function stopScan() {
-  if (!active) return;
-  clearTimeout(active.timer);
-  active.stream?.getTracks().forEach((track) => track.stop());
+  active?.camera.stop();
   active = null;
 }

@@ -3,6 +3,7 @@
 // plain JavaScript, which the page's policy (script-src 'self', no wasm) lets run.
 import { h } from "../../dom.js";
 import { t } from "../../i18n.js";
+import { watch } from "../../camera.js";
 
 let detector;
 
@@ -52,13 +53,11 @@ export async function readFile(file) {
   return readPixels(pixelsOf(bitmap, bitmap.width, bitmap.height));
 }
 
-let active = null; // {stream, timer} while the camera is on
+let camera = null; // the watch while the camera is on
 
 export function stopReading() {
-  if (!active) return;
-  clearTimeout(active.timer);
-  active.stream?.getTracks().forEach((track) => track.stop());
-  active = null;
+  camera?.stop();
+  camera = null;
 }
 
 // The reader: the camera's picture, read four times a second, and a photo as the other way in.
@@ -71,10 +70,17 @@ export function reader(app, { title, onText, onCancel }) {
     if (problem) app.set({ readerError: problem });
   };
   const video = h("video", { playsinline: true, muted: true, autoplay: true, class: "scan-video" });
-  if (!active && navigator.mediaDevices?.getUserMedia) {
-    const mine = { };
-    active = mine;
-    camera(mine, video, take);
+  if (!camera && navigator.mediaDevices?.getUserMedia) {
+    let last = null;
+    // No camera, or refused: the photo still reads.
+    camera = watch(video, '[data-testid="offline-reader"] video', async (live, watching) => {
+      if (!live.videoWidth) return;
+      const text = await readPixels(pixelsOf(live, live.videoWidth, live.videoHeight));
+      if (text && text !== last && !watching.stopped) {
+        last = text; // the same code held in view is taken once
+        await take(text);
+      }
+    });
   }
   return h("main", { class: "scanner", testid: "offline-reader" },
     h("h1", {}, title),
@@ -100,31 +106,4 @@ export function reader(app, { title, onText, onCancel }) {
         onCancel();
       },
     }, t("cancel")));
-}
-
-async function camera(mine, video, take) {
-  try {
-    const stream = await navigator.mediaDevices.getUserMedia({ video: { facingMode: "environment" }, audio: false });
-    if (active !== mine) {
-      stream.getTracks().forEach((track) => track.stop());
-      return;
-    }
-    mine.stream = stream;
-    const live = document.querySelector('[data-testid="offline-reader"] video') || video;
-    live.srcObject = stream;
-    await live.play();
-    let last = null;
-    const look = async () => {
-      if (active !== mine) return;
-      if (live.videoWidth) {
-        const text = await readPixels(pixelsOf(live, live.videoWidth, live.videoHeight)).catch(() => null);
-        if (text && text !== last && active === mine) {
-          last = text; // the same code held in view is taken once
-          await take(text);
-        }
-      }
-      if (active === mine) mine.timer = setTimeout(look, 250);
-    };
-    look();
-  } catch { /* no camera, or refused: the photo still reads */ }
 }

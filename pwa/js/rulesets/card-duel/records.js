@@ -8,6 +8,7 @@ import { parse, randomB64 } from "./qrtext.js";
 
 // The challenger's time to reveal once it has seen the pick: a forfeit claim waits it out.
 export const REVEAL_MS = 10 * 60 * 1000;
+const AGAIN_MS = 60 * 1000; // a claim refused as too early waits at least this long
 
 const duels = new Map(); // d -> the entry, as last stored (the page's copy)
 
@@ -73,6 +74,7 @@ export async function sync(game) {
   try {
     for (const entry of gameDuels(game.gameId)) {
       if (entry.sync !== "pending" || (entry.until && Date.parse(entry.until) > serverNow())) continue;
+      if (Date.now() < (entry.again ?? 0)) continue;
       const answer = await postCommand(game, { type: "offline_duel", record: entry.record });
       if (!answer) break; // no signal after all
       const code = answer.data?.error?.code;
@@ -84,8 +86,10 @@ export async function sync(game) {
         Object.assign(entry, { sync: "already", viewBefore: game.serverTime });
         game.refresh();
       } else if (code === "reveal_pending") {
-        // A forfeit claim before the challenger's time to reveal is over: again after it.
-        entry.until = answer.data.error.until ?? new Date(parse(entry.record.at(-1)).body.at + REVEAL_MS).toISOString();
+        // A forfeit claim before the challenger's time to reveal is over: again after it, and not
+        // within a minute by this phone's own clock (its idea of the server's time may be off).
+        entry.until = new Date(parse(entry.record.at(-1)).body.at + REVEAL_MS).toISOString();
+        entry.again = Date.now() + AGAIN_MS;
       } else if (answer.status >= 500 || answer.status === 429) {
         break;
       } else {
