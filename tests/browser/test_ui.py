@@ -107,10 +107,11 @@ async def test_countdown_format_and_clock_offset(phone: Phone) -> None:
     result = await page.evaluate("""async () => {
         const clock = await import("/js/clock.js");
         const texts = [300000, 299001, 60000, 59999, 1000, 1, 0, -5, 3600000].map(clock.formatLeft);
-        // Three pings: the one with the shortest round trip decides the offset.
-        clock.sample(1000, 1400, new Date(5000).toISOString());  // rtt 400: offset 3800
+        // Three pings that agree (each puts the offset within half its round trip): the one
+        // with the shortest round trip decides the offset.
+        clock.sample(1000, 1400, new Date(6350).toISOString());  // rtt 400: offset 5150
         clock.sample(2000, 2100, new Date(7050).toISOString());  // rtt 100: offset 5000
-        clock.sample(3000, 3900, new Date(3450).toISOString());  // rtt 900: ignored
+        clock.sample(3000, 3900, new Date(8150).toISOString());  // rtt 900: offset 4700
         return { texts, offset: clock.getOffset() };
     }""")
     assert result["texts"] == [
