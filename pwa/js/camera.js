@@ -1,9 +1,9 @@
 // The back camera shown in a <video> and looked at four times a second until stopped: the
 // challenge scanner and the offline duel's reader both watch through it.
 
-// Starts the camera; look(video, watching) is called for each frame until the watch is stopped (look may
-// stop it), failed() when there is no camera or it was refused. The page is patched, not
-// replaced, on re-render, so the <video> to play into is the one in the page at `selector`.
+// Starts the camera; look(video, watching) is called for each frame until the watch is stopped
+// (look may stop it), failed() when there is no camera or it was refused. The page is patched,
+// not replaced, on re-render, so the <video> to play into is the one in the page at `selector`.
 export function watch(video, selector, look, failed = () => {}) {
   const watching = {
     stopped: false,

@@ -16,6 +16,7 @@ export function sample(sentMs, receivedMs, serverIso, { rough = false } = {}) {
   const fresh = { rtt, offset: server - (sentMs + receivedMs) / 2 };
   // A sample puts the true offset within rtt/2 of its own. One that no earlier sample can agree
   // with means this phone's clock was set meanwhile: those earlier samples measured another clock.
+  // (Half a second more for the drift of both clocks between samples.)
   const agrees = (s) => Math.abs(s.offset - fresh.offset) <= (s.rtt + fresh.rtt) / 2 + 500;
   samples = [...samples.filter(agrees), fresh].slice(-8);
   const next = samples.reduce((best, s) => (s.rtt < best.rtt ? s : best)).offset;
