@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Set everything up and run the whole suite: lint, types, and every test, PostgreSQL and the
-# browser included. Installs Chromium, PostgreSQL, Caddy and certutil with apt where they are
-# missing (as root).
+# browser included. Installs Chromium, PostgreSQL, Caddy, certutil, lego, pebble and dnsmasq with
+# apt where they are missing (as root).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./deploy/setup.sh test
@@ -14,6 +14,13 @@ export BIJSE_CHROMIUM="${BIJSE_CHROMIUM:-/usr/lib/chromium/chromium}"
 # HTTPS in the field: the tests run the real Caddy, and Chromium trusts their CA through NSS.
 command -v caddy >/dev/null || apt_install "the field tests run the real reverse proxy" caddy
 command -v certutil >/dev/null || apt_install "the browser trusts the tests' CA with certutil" libnss3-tools
+# The field's named route: lego gets a certificate from pebble (a local ACME server) by DNS-01,
+# and dnsmasq is the laptop's DNS.
+field_tools=()
+command -v lego >/dev/null || field_tools+=(lego)
+command -v pebble >/dev/null && command -v pebble-challtestsrv >/dev/null || field_tools+=(pebble)
+command -v dnsmasq >/dev/null || field_tools+=(dnsmasq-base)
+[ ${#field_tools[@]} -eq 0 ] || apt_install "the field tests get a real certificate and run a real DNS" "${field_tools[@]}"
 
 # PostgreSQL: a real server; started (or installed) when it is not running.
 if [ -z "${BIJSE_TEST_POSTGRES_URL:-}" ]; then
@@ -34,7 +41,7 @@ if [ -z "${BIJSE_TEST_POSTGRES_URL:-}" ]; then
 fi
 export BIJSE_REQUIRE_POSTGRES=1 BIJSE_REQUIRE_BROWSER=1 BIJSE_REQUIRE_CADDY=1  # never skip these silently
 
-.venv/bin/ruff check server migrations tests bench
+.venv/bin/ruff check server migrations tests bench deploy
 .venv/bin/mypy
 # The serve command as a newcomer meets it: a fresh clone, a new virtualenv, no test extras.
 ./deploy/fresh-clone.sh

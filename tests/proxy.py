@@ -178,20 +178,27 @@ def listening(pid: int) -> set[tuple[str, int]]:
 
 @asynccontextmanager
 async def field_script(
-    state: Path, port: int, http_port: int, https_port: int
+    state: Path,
+    port: int,
+    http_port: int,
+    https_port: int,
+    route: tuple[str, ...] = ("--name", NAME, "--name", "127.0.0.1"),
+    env: dict[str, str] | None = None,
 ) -> AsyncIterator[str]:
-    """Runs the real deploy/field.sh for NAME (and 127.0.0.1) on these ports, bound to loopback,
-    until the block ends (then Ctrl-C, as an organizer stops it); yields what it printed."""
+    """Runs the real deploy/field.sh on these ports, bound to loopback, by default for NAME (and
+    127.0.0.1) on its own CA, else with the `route` options, until the block ends (then Ctrl-C,
+    as an organizer stops it); yields what it printed."""
     need_caddy()
     script = subprocess.Popen(
         [
-            *(str(ROOT / "deploy" / "field.sh"), "--name", NAME, "--name", "127.0.0.1"),
+            *(str(ROOT / "deploy" / "field.sh"), *route),
             *("--http-port", str(http_port), "--https-port", str(https_port), "--port", str(port)),
             *("--bind", "127.0.0.1", "--state", str(state)),
         ],
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
+        env=env,
     )
     assert script.stdout is not None
     printed: list[str] = []

@@ -2,22 +2,30 @@
 
 import asyncio
 import gc
+import os
 import re
+import subprocess
+import sys
 import time
 import uuid
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
+from typing import Any
 
 import httpx
+import jsonschema_rs
 import orjson
 import pytest
 from starlette.routing import Mount
 
 from server.clock import iso, now_ms
+from server.game.shares import worker_of
 from server.store import Append, Store
+from server.web.api import qr_svg
 from server.web.app import create_app
+from tests import proxy
 from tests.client import Game
-from tests.conftest import serve
+from tests.conftest import free_port, serve
 from tests.lines import Line
 
 
@@ -175,6 +183,123 @@ async def test_invites_carry_join_urls_and_qr_codes(http: httpx.AsyncClient, gam
     assert game.organizer not in response.text
     denied = await http.get(f"/api/games/{game.game_id}/invites", headers=game.auth(bob["token"]))
     error(denied, 403, "forbidden")
+
+
+FIELD_CA_PAGE = "http://192.168.1.5/"
+
+
+async def conforming(http: httpx.AsyncClient, answer: httpx.Response, schema: str) -> Any:
+    """The answer's JSON, which its schema in the server's OpenAPI document holds."""
+    assert answer.status_code == 200, answer.text
+    document = (await http.get("/api/openapi.json")).json()
+    body = answer.json()
+    errors = jsonschema_rs.validator_for(document["components"]["schemas"][schema]).iter_errors
+    assert not [str(e) for e in errors(body)], body
+    return body
+
+
+async def join_route(http: httpx.AsyncClient, **headers: str) -> dict[str, object]:
+    found: dict[str, object] = await conforming(
+        http, await http.get("/api/join-origin", headers=headers), "JoinOrigin"
+    )
+    return found
+
+
+async def invites_ca_page(http: httpx.AsyncClient, game: Game) -> object:
+    await game.add("Bob")
+    answer = await http.get(f"/api/games/{game.game_id}/invites", headers=game.auth(game.organizer))
+    body = await conforming(http, answer, "Invites")
+    assert [i["name"] for i in body["invites"]] == ["Bob"]
+    return body["ca_page"]
+
+
+async def test_the_join_origin_names_the_route_and_a_server_without_a_ca_page_has_none(
+    tmp_path: Path,
+) -> None:
+    port = free_port()
+    server = await proxy.serve(port, f"sqlite:///{tmp_path / 'r.db'}", tmp_path / "r.log")
+    try:
+        async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}") as http:
+            origin = f"http://127.0.0.1:{port}"
+            assert await join_route(http) == {
+                "join_origin": origin,
+                "route": "loopback",
+                "ca_page": None,
+            }
+            for host in (f"localhost:{port}", "[::1]", "hra.localhost", "127.8.0.1"):
+                assert (await join_route(http, Host=host))["route"] == "loopback", host
+            assert await join_route(http, Host="192.168.1.5:8000") == {
+                "join_origin": "http://192.168.1.5:8000",
+                "route": "insecure",
+                "ca_page": None,
+            }
+            # Through the proxy on this machine (trusted by default), over https to a name.
+            proxied = {"X-Forwarded-Host": "hra.example.cz", "X-Forwarded-Proto": "https"}
+            assert await join_route(http, **proxied) == {
+                "join_origin": "https://hra.example.cz",
+                "route": "trusted",
+                "ca_page": None,
+            }
+            game = await Game.create(http)
+            assert await invites_ca_page(http, game) is None
+    finally:
+        proxy.stop(server)
+
+
+async def test_a_field_ca_page_reaches_every_worker_the_route_and_the_invites(
+    tmp_path: Path,
+) -> None:
+    port = free_port()
+    options = ("--workers", "2", "--field-ca-page", FIELD_CA_PAGE)
+    server = await proxy.serve(port, f"sqlite:///{tmp_path / 'f.db'}", tmp_path / "f.log", *options)
+    try:
+        async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}") as http:
+            # The door hands each request (workers close their connections) that names no game
+            # to the next worker in turn: two in a row reach both.
+            workers = {(await http.get("/healthz")).json()["worker"] for _ in range(2)}
+            assert workers == {0, 1}
+            proxied = {"X-Forwarded-Host": "hra.example.cz", "X-Forwarded-Proto": "https"}
+            for headers in ({}, {}, {"Host": "192.168.1.5"}, {"Host": "192.168.1.5"}, proxied):
+                answer = await join_route(http, **headers)
+                assert answer["route"] == "field-ca" and answer["ca_page"] == FIELD_CA_PAGE
+            # A game is the worker's that created it (two creations in a row: one on each), and
+            # its invites come from that worker: each sheet starts with the page.
+            games = [await Game.create(http), await Game.create(http)]
+            assert {worker_of(game.game_id.encode(), 2) for game in games} == {0, 1}
+            page = {"url": FIELD_CA_PAGE, "qr_svg": qr_svg(FIELD_CA_PAGE)}
+            for game in games:
+                assert await invites_ca_page(http, game) == page
+            assert page["qr_svg"].startswith("<svg")
+    finally:
+        proxy.stop(server)
+
+
+@pytest.mark.parametrize(
+    ("value", "env"),
+    [
+        ("ftp://192.168.1.5/", False),
+        ("192.168.1.5", False),
+        ("http://", False),
+        ("http://user@192.168.1.5/", False),
+        ("http://192.168.1.5 /", False),
+        ("https://192.168.1.5:99999/", False),
+        ("HTTP://192.168.1.5/", True),  # $BIJSE_FIELD_CA_PAGE is checked the same way
+    ],
+)
+def test_a_bad_field_ca_page_is_one_line_and_exit_2(tmp_path: Path, value: str, env: bool) -> None:
+    database = f"sqlite:///{tmp_path / 'x.db'}"
+    options = ["--database-url", database, *([] if env else ["--field-ca-page", value])]
+    done = subprocess.run(
+        [sys.executable, "-m", "server.serve.cli", "serve", "--port", str(free_port()), *options],
+        capture_output=True,
+        text=True,
+        cwd=proxy.ROOT,
+        env={**os.environ, **({"BIJSE_FIELD_CA_PAGE": value} if env else {})},
+        timeout=60,
+    )
+    assert done.returncode == 2, done
+    assert done.stderr.startswith("bijse: --field-ca-page:") and done.stderr.count("\n") == 1
+    assert repr(value) in done.stderr
 
 
 async def test_a_retried_command_is_answered_not_repeated(game: Game) -> None:

@@ -92,7 +92,7 @@ async def test_public_host_recipe_redirects_proxies_sockets_and_keeps_the_server
                 # a client's own X-Forwarded-Host does not get through Caddy.
                 spoof = {"X-Forwarded-Host": "evil.example"}
                 answer = await client.get(f"{origin}/api/join-origin", headers=spoof)
-                assert answer.json() == {"join_origin": origin}
+                assert answer.json() == {"join_origin": origin, "route": "trusted", "ca_page": None}
                 made = await client.post(
                     f"{origin}/api/games", json={"ruleset": "card-duel", "name": "Les"}
                 )
@@ -152,7 +152,9 @@ async def test_field_script_serves_https_from_its_own_ca_and_a_page_to_trust_it(
         ca.write_text(ssl.DER_cert_to_PEM_cert(cert.content))
         async with via_name(ca) as client:
             answer = await client.get(f"{game_url}/api/join-origin")
-            assert answer.json() == {"join_origin": game_url}  # --public-url from the script
+            # --public-url from the script, and the page phones open first on this route
+            route = {"join_origin": game_url, "route": "field-ca", "ca_page": f"{page_url}/"}
+            assert answer.json() == route
             # Phones on the LAN reach it: only the organizer's admin key creates games.
             game = {"ruleset": "card-duel", "name": "Les"}
             refused = await client.post(f"{game_url}/api/games", json=game)

@@ -45,4 +45,8 @@ async def test_join_links_take_no_host_that_is_not_a_host(live_server: str) -> N
         members = await http.get(f"/api/games/{game['game_id']}/players", headers=auth)
         assert len(members.json()["players"]) == 1  # the organizer: nobody was added
         fine = await http.get("/api/join-origin", headers={"Host": "laptop.local:8000"})
-        assert fine.json() == {"join_origin": "http://laptop.local:8000"}
+        assert fine.json() == {
+            "join_origin": "http://laptop.local:8000",
+            "route": "insecure",
+            "ca_page": None,
+        }

@@ -12,7 +12,7 @@ import { homeScreen } from "./views/home.js";
 import { spectatorScreen } from "./views/spectator.js";
 import { keepOffline, lazily, part } from "./rulesets.js";
 import { scanSupport } from "./views/scanner.js";
-import { insecureBanner, inviteAddressWarning } from "./views/secure.js";
+import { fieldRoute, insecureBanner } from "./views/secure.js";
 
 // A game's screens load with its first view (rulesets/<id>/screens.js), so a phone downloads only
 // the game it plays.
@@ -124,7 +124,7 @@ function render() {
   mount(root, h("div", { class: `app page-${page}` },
     topbar(app, onGame ? game : null),
     insecureBanner(),
-    onGame && page !== "replay" && game.view?.me?.role === "organizer" && inviteAddressWarning(app),
+    onGame && page !== "replay" && game.view?.me?.role === "organizer" && fieldRoute(app),
     alertsPrompt(app, onGame ? game : null),
     errorList(onGame ? game : null, app.notices),
     main));

@@ -4,7 +4,6 @@ import argparse
 import asyncio
 import errno
 import gc
-import ipaddress
 import os
 import socket
 import sys
@@ -22,6 +21,7 @@ from server.serve.intake import accepted, handed_over, open_files
 from server.store import migrate
 from server.store.database import BadDatabaseUrl, check_writable, parse_url
 from server.web.forwarded import Proxies, behind
+from server.web.origin import ca_page, loopback
 
 DEFAULT_DATABASE = "sqlite:///bijse.db"
 
@@ -79,6 +79,12 @@ def main(argv: list[str] | None = None) -> int:
         help="the URL phones reach the server at, for join links",
     )
     serve.add_argument(
+        "--field-ca-page",
+        default=os.environ.get("BIJSE_FIELD_CA_PAGE"),
+        help="the http(s) page where phones get the CA the field's https is signed by; the "
+        "console and the invite sheet send phones there first",
+    )
+    serve.add_argument(
         "--forwarded-allow-ips",
         default=os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1,::1"),
         help="the proxies whose X-Forwarded-Host/-Proto/-For are believed (default: loopback)",
@@ -133,6 +139,10 @@ def main(argv: list[str] | None = None) -> int:
         proxies = Proxies(args.forwarded_allow_ips)
     except ValueError as error:
         return fail(f"--forwarded-allow-ips: {error}")
+    try:
+        field_ca_page = ca_page(args.field_ca_page) if args.field_ca_page else None
+    except ValueError as error:
+        return fail(f"--field-ca-page: {error}")
     creation = "open" if args.open_creation or not reachable(args.host, args.public_url) else None
     if args.admin_token:
         creation = "admin"
@@ -159,6 +169,7 @@ def main(argv: list[str] | None = None) -> int:
         admin_token=args.admin_token,
         open_creation=creation == "open",
         public_url=args.public_url,
+        field_ca_page=field_ca_page,
         migrate_on_start=False,
         worker=args.worker,
     )
@@ -239,15 +250,6 @@ def reachable(host: str, public_url: str | None) -> bool:
     if public_url:
         hosts.append(urlsplit(public_url).hostname or "")
     return not all(loopback(name) for name in hosts)
-
-
-def loopback(host: str) -> bool:
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host.strip("[]")).is_loopback
-    except ValueError:
-        return False  # a name: assume others resolve it too
 
 
 async def archive_command(args: argparse.Namespace, url: str) -> int:

@@ -19,6 +19,7 @@ from server.rules.validation import invalid
 from server.store.models import MAX_SEQ
 from server.web.forwarded import HOST
 from server.web.limits import Limits
+from server.web.origin import route
 from server.web.wire import bearer, command_id, parse_command, query_number, read_json
 
 M = TypeVar("M", bound=BaseModel)
@@ -83,9 +84,20 @@ def join_url(origin: str, game_id: str, token: str) -> str:
     return f"{origin}/#/join/{game_id}/{token}"
 
 
+def qr_svg(text: str) -> str:
+    """A QR code of `text` as an inline `<svg>`: error correction M, 4 px a module."""
+    svg: str = segno.make(text, error="m").svg_inline(scale=4)
+    return svg
+
+
 async def join_origin_route(request: Request) -> Response:
-    """The origin of the join links this console's invites get: the console warns by it."""
-    return JSONResponse({"join_origin": join_origin(request)})
+    """The origin of the join links this console's invites get, the route they take to the
+    phones, and the field CA page phones open first: the console says it and warns by it."""
+    origin = join_origin(request)
+    ca_page: str | None = request.app.state.field_ca_page
+    return JSONResponse(
+        {"join_origin": origin, "route": route(origin, ca_page), "ca_page": ca_page}
+    )
 
 
 async def healthz(request: Request) -> Response:
@@ -288,7 +300,10 @@ async def invites(request: Request) -> Response:
                 "team": member.team,
                 "code": member.code,
                 "join_url": url,
-                "qr_svg": segno.make(url, error="m").svg_inline(scale=4),
+                "qr_svg": qr_svg(url),
             }
         )
-    return JSONResponse({"invites": result})
+    # On the field's own CA, the sheet starts with its page: phones trust the CA first.
+    ca_page: str | None = request.app.state.field_ca_page
+    page = {"url": ca_page, "qr_svg": qr_svg(ca_page)} if ca_page else None
+    return JSONResponse({"invites": result, "ca_page": page})

@@ -24,6 +24,7 @@ from server.web.errors import HANDLERS
 from server.web.headers import HEADERS, Adding
 from server.web.limits import Limits
 from server.web.openapi import openapi
+from server.web.origin import ca_page
 from server.web.shell import Shell
 from server.web.sockets import game_socket
 
@@ -55,6 +56,7 @@ def create_app(
     rate_limits: bool | None = None,
     worker: tuple[int, int] | None = None,
     public_url: str | None = None,
+    field_ca_page: str | None = None,
     migrate_on_start: bool = True,
     pwa: Path = PWA,
 ) -> Starlette:
@@ -110,4 +112,6 @@ def create_app(
     app.state.limits = Limits(rate_limits)  # None: on unless BIJSE_RATE_LIMITS=off
     app.state.worker = None if worker is None else worker[0]  # of `bijse serve --workers N`
     app.state.public_url = public_url.rstrip("/") if public_url else None
+    # Where phones get the field's own CA first (`bijse serve --field-ca-page`), or None.
+    app.state.field_ca_page = ca_page(field_ca_page) if field_ca_page else None
     return app

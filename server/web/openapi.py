@@ -27,6 +27,7 @@ SEQ = {"type": "integer", "minimum": 1, "maximum": MAX_SEQ}
 COMMAND_ID = {"type": "string", "minLength": 1, "maxLength": 64}
 NULLABLE_STRING = {"type": ["string", "null"]}
 TOKEN = {"type": "string", "pattern": "^[A-Za-z0-9_-]{32}$"}
+QR_SVG = {"type": "string", "pattern": "^<svg"}
 
 
 def shape(required: dict[str, Any], optional: dict[str, Any] | None = None) -> Json:
@@ -78,7 +79,13 @@ SHAPES: dict[str, Json] = {
         },
         WORKER,
     ),
-    "JoinOrigin": shape({"join_origin": {"type": "string", "pattern": "^https?://"}}),
+    "JoinOrigin": shape(
+        {
+            "join_origin": {"type": "string", "pattern": "^https?://"},
+            "route": {"enum": ["trusted", "field-ca", "loopback", "insecure"]},
+            "ca_page": {"type": ["string", "null"], "pattern": "^https?://"},
+        }
+    ),
     "Rulesets": {
         "type": "array",
         "items": shape(
@@ -139,10 +146,17 @@ SHAPES: dict[str, Json] = {
                         "team": NULLABLE_STRING,
                         "code": {"type": "string"},
                         "join_url": {"type": "string"},
-                        "qr_svg": {"type": "string", "pattern": "^<svg"},
+                        "qr_svg": QR_SVG,
                     }
                 ),
-            }
+            },
+            # The field CA's page, which phones open first (`bijse serve --field-ca-page`).
+            "ca_page": {
+                "anyOf": [
+                    {"type": "null"},
+                    shape({"url": {"type": "string", "pattern": "^https?://"}, "qr_svg": QR_SVG}),
+                ]
+            },
         }
     ),
 }

@@ -6,6 +6,7 @@ behind deploy/Caddyfile, one of them killed mid-duel."""
 import hashlib
 import hmac
 import os
+import random
 import re
 import signal
 import subprocess
@@ -17,7 +18,9 @@ from typing import Any
 import httpx
 import pytest
 from playwright.async_api import Browser, Page, Playwright, WebSocketRoute, expect
+from playwright.async_api import Error as PlaywrightError
 
+from tests.acme import certificate, pebble
 from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, phones
 from tests.browser.helpers import (
     STUN_CARD,
@@ -36,9 +39,26 @@ from tests.proxy import NAME, field_caddy, field_script, serve, stop
 
 
 @asynccontextmanager
-async def trusting_browser(pw: Playwright, ca: Path, home: Path) -> AsyncIterator[Browser]:
-    """Chromium that resolves NAME to 127.0.0.1 and trusts `ca` (Linux Chromium reads the NSS db
-    in $HOME/.pki/nssdb: certutil from libnss3-tools writes it)."""
+async def trusting_browser(
+    pw: Playwright, ca: Path, home: Path, resolver: str | None = None
+) -> AsyncIterator[Browser]:
+    """Chromium that trusts `ca` (Linux Chromium reads the NSS db in $HOME/.pki/nssdb: certutil
+    from libnss3-tools writes it) and resolves NAME to 127.0.0.1, or, given a `resolver`, asks
+    that DNS server for every name as a phone asks its network's (Chromium has no flag for it:
+    it runs in a mount namespace of its own whose /etc/resolv.conf names the resolver)."""
+    executable, rules = str(CHROMIUM), [f"--host-resolver-rules=MAP {NAME} 127.0.0.1"]
+    if resolver is not None:
+        resolv = home / "resolv.conf"
+        resolv.parent.mkdir(parents=True, exist_ok=True)
+        resolv.write_text(f"nameserver {resolver}\noptions timeout:1 attempts:1\n")
+        wrapper = home / "chromium-with-resolver"
+        wrapper.write_text(
+            "#!/bin/sh\nexec unshare --mount sh -c "
+            '\'mount --bind "$0" /etc/resolv.conf && exec "$@"\' '
+            f'"{resolv}" "{CHROMIUM}" "$@"\n'
+        )
+        wrapper.chmod(0o755)
+        executable, rules = str(wrapper), []
     nssdb = home / ".pki" / "nssdb"
     nssdb.mkdir(parents=True, exist_ok=True)
     for args in (
@@ -47,8 +67,8 @@ async def trusting_browser(pw: Playwright, ca: Path, home: Path) -> AsyncIterato
     ):
         subprocess.run(["certutil", "-d", f"sql:{nssdb}", *args], check=True, capture_output=True)
     browser = await pw.chromium.launch(
-        executable_path=str(CHROMIUM),
-        args=[*CHROMIUM_ARGS, f"--host-resolver-rules=MAP {NAME} 127.0.0.1"],
+        executable_path=executable,
+        args=[*CHROMIUM_ARGS, *rules],
         env={**os.environ, "HOME": str(home)},
     )
     try:
@@ -236,3 +256,76 @@ def pinned(port: int) -> dict[str, Any]:
     cookie = {"name": "bijse_instance", "value": value, "domain": NAME, "path": "/"}
     flags = {"expires": -1, "httpOnly": False, "secure": False, "sameSite": "Lax"}
     return {"cookies": [{**cookie, **flags}], "origins": []}
+
+
+async def test_one_scan_on_a_named_route_with_a_real_certificate_and_the_laptops_dns(
+    pw: Playwright, tmp_path: Path
+) -> None:
+    """The named route end to end: `field.sh certificate` gets NAME's certificate from pebble
+    (the tests' Let's Encrypt) by DNS-01, `field.sh --domain NAME` serves it with the laptop's
+    DNS on port 53 of a loopback address, and a phone whose network hands out that DNS, and
+    which trusts only pebble's root (as a phone trusts Let's Encrypt's), scans its invite and
+    duels: no certificate error, nothing installed, the service worker on."""
+    if os.geteuid() != 0:
+        pytest.skip("needs root: the laptop's DNS on port 53 and a mount namespace for Chromium")
+    listen = f"127.{random.randint(1, 250)}.{random.randint(1, 250)}.{random.randint(2, 250)}"
+    port, http_port, https_port = free_port(), free_port(), free_port()
+    async with pebble(tmp_path / "pebble") as acme:
+        state = tmp_path / "state"
+        issued = certificate(acme, state)
+        assert issued.returncode == 0, issued.stdout + issued.stderr
+        root = await acme.root(tmp_path)
+    route = (
+        *("--domain", NAME, "--address", "127.0.0.1", "--dns-address", listen),
+        *("--hosts-file", "none"),
+    )
+    async with (
+        field_script(state, port, http_port, https_port, route) as output,
+        trusting_browser(pw, root, tmp_path / "home", resolver=listen) as browser,
+    ):
+        origin = f"https://{NAME}:{https_port}"
+        assert f"Bij se is ready in the field at {origin}/" in output
+        key = (state / "admin-key").read_text().strip()
+        auth = {"Authorization": f"Bearer {key}"}
+        async with (
+            httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", headers=auth) as api,
+            phones(pw, browser, origin) as make,
+        ):
+            game = await new_game(api, ["Alice", "Bob"])
+            alice, bob = game["players"]["Alice"], game["players"]["Bob"]
+            assert alice["join_url"].startswith(f"{origin}/#/join/")
+            a, a_sockets = await join(make, alice)
+            b, _ = await join(make, bob)
+            for page in (a, b):
+                assert await page.evaluate("window.isSecureContext") is True
+                await page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+                await expect(page.get_by_test_id("insecure-banner")).to_have_count(0)
+            assert a_sockets and all(u.startswith(f"wss://{NAME}:") for u in a_sockets)
+            await challenge_on_phone(a, bob["code"])
+            await expect(b.get_by_test_id("duel")).to_be_visible()
+            await pick(a, STUN_CARD)
+            await pick(b, WOUND_CARD)
+            await expect(a.get_by_test_id("reveal")).to_be_visible()
+            await expect(b.get_by_test_id("reveal")).to_be_visible()
+            await shot(a, "35-named-route-reveal")
+            # The console says the game is on the trusted route: nothing for phones to install.
+            console = await (await make()).new_page()
+            await console.goto(f"{origin}/#/join/{game['gid']}/{game['org']}")
+            route_line = console.get_by_test_id("field-route")
+            await expect(route_line).to_have_attribute("data-route", "trusted")
+            await shot(console, "36-named-route-console")
+        # What made it work, taken away one at a time: a phone whose DNS is not the laptop's
+        # finds no NAME; a phone that does not trust the issuer gets a certificate error.
+        nowhere = f"127.{random.randint(1, 250)}.{random.randint(1, 250)}.1"
+        stranger = tmp_path / "pebble" / "pebble-tls.crt"
+        for ca, resolver, error in (
+            (root, nowhere, "ERR_NAME_NOT_RESOLVED"),
+            (stranger, listen, "ERR_CERT_AUTHORITY_INVALID"),
+        ):
+            async with (
+                trusting_browser(pw, ca, tmp_path / error, resolver=resolver) as other,
+                phones(pw, other, origin) as make,
+            ):
+                page = await (await make()).new_page()
+                with pytest.raises(PlaywrightError, match=error):
+                    await page.goto(alice["join_url"])

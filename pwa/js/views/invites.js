@@ -1,4 +1,5 @@
-// The printable sheet of QR invites (the server draws the QR codes).
+// The printable sheet of QR invites (the server draws the QR codes), headed by the field CA's page
+// when phones must trust the laptop's own certificate authority first.
 import { h, svgNode } from "../dom.js";
 import { errorText, t } from "../i18n.js";
 import { api } from "../api.js";
@@ -15,6 +16,7 @@ export function invitesScreen(app, game) {
     h("h1", { class: "no-print" }, t("invites.title", { count: invites?.length ?? 0 })),
     ui.invitesError && h("div", { class: "error", testid: "notice" }, ui.invitesError),
     !invites && !ui.invitesError && h("p", {}, t("loading")),
+    invites && caStep(ui.invitesCaPage),
     invites && h("div", { class: "invite-sheet", testid: "invites" }, invites.map((inv) => h("div", {
       class: "invite", testid: `invite-${inv.player_id}`,
     },
@@ -29,13 +31,24 @@ export function invitesScreen(app, game) {
 }
 
 async function load(app, game) {
-  Object.assign(app.ui, { invitesFor: game.token, invites: null, invitesError: null });
+  Object.assign(app.ui, { invitesFor: game.token, invites: null, invitesCaPage: null, invitesError: null });
   try {
     const answer = await api.invites(game.gameId, game.token);
-    app.set({ invites: answer.invites });
+    app.set({ invites: answer.invites, invitesCaPage: answer.ca_page ?? null });
   } catch (err) {
     app.set({ invitesError: errorText(err.code, err.message) });
   }
+}
+
+// On the field's own certificate authority (bijse serve --field-ca-page), the sheet starts with its
+// page: every phone trusts the CA there before its invite opens over https. Printed with the sheet.
+function caStep(page) {
+  if (!page?.url) return null;
+  return h("div", { class: "invite-ca-step", testid: "invite-ca-step" },
+    h("div", { class: "invite-qr" }, svgNode(page.qr_svg)),
+    h("div", { class: "invite-ca-words" },
+      h("p", { class: "invite-ca-do" }, t("invites.ca_step")),
+      h("p", { class: "invite-ca-url", testid: "invite-ca-url" }, page.url)));
 }
 
 // A team's name from the game's config (a ruleset with teams lists them there), else its id.
