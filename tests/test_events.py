@@ -182,3 +182,28 @@ def test_member_codes_are_recorded_draws_that_the_verifier_checks() -> None:
     redrawn[3]["data"]["code"] = "AAAA"
     (problem,) = verify(chain.seal(redrawn))
     assert problem.startswith("seq 4 (player_joined): draw 0 is")
+
+
+def test_a_key_registered_line_of_version_one_still_counts_as_a_change_of_its_fighter() -> None:
+    """v1 lines were written when registering a key changed the fighter's revision (and so
+    voided a record signed before): replayed, they still do, so old logs show the revisions
+    their phones signed; a v2 line (today's) changes no revision."""
+    from server.rules.card_duel import RULESET
+    from server.rules.card_duel.events import KeyRegistered
+    from tests.rules.drivers.card_duel import CardDuelGame
+    from tests.rules.phones import Phone
+
+    game = CardDuelGame()
+    player = game.add("Rincewind")
+    game.start()
+    state = game.state
+    before = state.fighters[player.player_id].revision
+    key = Phone(player.player_id).public_key
+    data = {"player_id": player.player_id, "key_id": "k", "public_key": key}
+    old, new = CARD_DUEL.read("key_registered", data, 1), CARD_DUEL.read("key_registered", data, 2)
+    assert isinstance(old.fact, KeyRegistered) and old.data == data and old.version == 1
+    replayed_old, replayed_new = RULESET.evolve(state, old), RULESET.evolve(state, new)
+    assert replayed_old.fighters[player.player_id].revision == before + 1
+    assert replayed_new.fighters[player.player_id].revision == before
+    for replayed in (replayed_old, replayed_new):
+        assert replayed.fighters[player.player_id].keys == (key,)

@@ -24,6 +24,7 @@ from server.rules.card_duel.commands import (
     Pick,
     RegisterKey,
     Revive,
+    SettleDispute,
 )
 from server.rules.card_duel.decide import named
 from server.rules.card_duel.state import Config
@@ -335,9 +336,10 @@ def test_wounding_a_wounded_player_has_no_further_effect() -> None:
     after = game.fighter(b)
     assert after.wounded is True
     assert after.alive is True
-    # No second wound, nothing else changed but the count of the log's changes to it.
-    assert after.revision > before.revision
-    assert dataclasses.replace(after, revision=before.revision) == before
+    # No second wound, nothing else changed but the count of the log's changes to it (and the
+    # duels it began, kept for offline records).
+    assert after.revision > before.revision and len(after.starts) == len(before.starts) + 1
+    assert dataclasses.replace(after, revision=before.revision, starts=before.starts) == before
 
 
 def test_death_leaves_the_loser_dead_and_out_of_every_duel() -> None:
@@ -949,7 +951,8 @@ def test_roles_are_declared_on_the_commands() -> None:
     assert Pick.roles == {"player"}
     assert LeaveDuel.roles == {"player"}
     assert RegisterKey.roles == OfflineDuel.roles == {"player"}
-    for command in (GrantCard, GrantItem, Heal, Revive, CancelDuel, StartGame, EndGame, AddPlayer):
+    organizers = (GrantCard, GrantItem, Heal, Revive, CancelDuel, StartGame, EndGame, AddPlayer)
+    for command in (*organizers, SettleDispute):
         assert command.roles == {"organizer"}, command.__name__
     assert RULESET.commands == {
         "start_game": StartGame,
@@ -964,6 +967,7 @@ def test_roles_are_declared_on_the_commands() -> None:
         "cancel_duel": CancelDuel,
         "register_key": RegisterKey,
         "offline_duel": OfflineDuel,
+        "settle_dispute": SettleDispute,
     }
 
 

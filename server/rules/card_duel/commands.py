@@ -62,6 +62,14 @@ class RegisterKey(Command):
     public_key: str = Field(min_length=87, max_length=87, pattern=r"^[A-Za-z0-9_-]+$")
 
 
+class SettleDispute(Command):
+    """The organizer's ruling on a disputed offline duel (see DisputeSettled)."""
+
+    roles: ClassVar[frozenset[Role]] = ORGANIZER
+    duel_id: str = Id
+    ruling: Literal["record", "log"]
+
+
 class OfflineDuel(Command):
     """A duel two phones settled by QR with no network: the signed texts, in order."""
 
@@ -80,4 +88,5 @@ COMMANDS: dict[str, type[Command]] = {
     "cancel_duel": CancelDuel,
     "register_key": RegisterKey,
     "offline_duel": OfflineDuel,
+    "settle_dispute": SettleDispute,
 }

@@ -1,8 +1,10 @@
 """What a card-duel command causes, or why the rules refuse it."""
 
+from typing import Literal
+
 import msgspec
 
-from server.clock import iso, iso_or_none
+from server.clock import iso, iso_or_none, parse_iso
 from server.rules import roster
 from server.rules.card_duel import offline
 from server.rules.card_duel.cards import Card, CardFace, beats
@@ -17,11 +19,14 @@ from server.rules.card_duel.commands import (
     Pick,
     RegisterKey,
     Revive,
+    SettleDispute,
 )
 from server.rules.card_duel.events import (
+    VOIDS_KEPT,
     CancelReason,
     CardGranted,
     CardPicked,
+    DisputeSettled,
     DuelCancelled,
     DuelEnded,
     DuelStarted,
@@ -29,6 +34,7 @@ from server.rules.card_duel.events import (
     FighterJoined,
     ItemGranted,
     KeyRegistered,
+    OfflineDuelDisputed,
     OfflineDuelRecorded,
     OfflineDuelVoid,
     PlayerEscaped,
@@ -368,9 +374,9 @@ def register_key(state: CardDuel, command: RegisterKey, ctx: Context) -> list[Fa
 
 
 def offline_duel(state: CardDuel, command: OfflineDuel, ctx: Context) -> list[Fact]:
-    """A record checked whole before anything is written: its signatures, chain, times and
-    commitments, then against the log. Either phone may bring it; the second is told it is
-    recorded already."""
+    """A record checked whole before anything is written, the cheap refusals first and the
+    signatures last (they are what costs): its shape, chain, players, times and commitments,
+    then against the log. Either phone may bring it; the second is told it is in already."""
     roster.require_running(state.roster)
     record, messages = offline.read(command.record)
     if record.game_id != state.roster.game_id:
@@ -380,41 +386,39 @@ def offline_duel(state: CardDuel, command: OfflineDuel, ctx: Context) -> list[Fa
         raise RuleError("forbidden", "only a duellist brings its duel")
     if a.key is None or b.key is None:
         raise RuleError("no_key", "both duellists need a registered key")
-    offline.signed(record, messages, (a.key, b.key))
+    offline.known(record, (a.keys, b.keys))
     offline.timed(record, ctx.now)
     offline.committed(record)
-    if offline.record_id(record.texts) in state.records:
-        raise RuleError("already_recorded", "the other phone has brought this duel already")
-    plays: list[tuple[Card | None, Card]] = []  # each round's cards; None: not revealed
-    for played in record.rounds:
-        shown = [(b, played.pick)] + ([(a, played.reveal)] if played.reveal else [])
-        for fighter, text in shown:  # the card must be its player's, and shown as it is
-            card = fighter.card(text.c)
-            if card is None or not offline.shows(text.f, card):
-                raise RuleError("not_your_card", "a phone played or showed a card not its own")
-        a_card = a.card(played.reveal.c) if played.reveal else None
-        b_card = b.card(played.pick.c)
-        assert b_card is not None  # checked just above
-        plays.append((a_card, b_card))
-    duel_id = ctx.new_id("d")
-    duel = Duel(duel_id, (a.player_id, b.player_id), record.ranged, None, record.at)
-    for n, (a_card, b_card) in enumerate(plays[:-1], start=1):  # rounds nobody won
-        assert a_card is not None and b_card is not None  # only the last may lack a reveal
-        if beats(a_card, b_card) or beats(b_card, a_card):
-            raise RuleError("invalid", f"record: round {n} has a winner, and more rounds follow")
-    a_last, b_last = plays[-1]
-    if a_last is not None and not (beats(a_last, b_last) or beats(b_last, a_last)):
-        raise RuleError("invalid", "record: its last round has no winner")
-    if record.forfeit and ctx.now < record.ended + offline.REVEAL_MS:
-        until = iso(record.ended + offline.REVEAL_MS)
+    taken = state.records.get(offline.record_id(record.texts))
+    if taken is not None:
+        return overturned(state, record, messages, taken, a, b)
+    # As each phone saw its fighter when it signed: the log may have moved on since, by duels
+    # begun after this one ended; one that moved on before it leaves the duel void.
+    then = (
+        as_signed(a, record.revisions[0], record.ended),
+        as_signed(b, record.revisions[1], record.ended),
+    )
+    plays = played(record, then[0] or a, then[1] or b)
+    if record.forfeit and ctx.now < record.forfeit_due:
+        until = iso(record.forfeit_due)
         raise RuleError("reveal_pending", f"the challenger may still reveal until {until}")
-    void = unfit(state, record, a, b)
+    void = unfit(state, record, *then)
+    if (
+        void is not None
+        and max(state.voids.get(p, 0) for p in (a.player_id, b.player_id)) >= VOIDS_KEPT
+    ):
+        raise RuleError("too_many_void", f"a duellist has {VOIDS_KEPT} void offline duels already")
+    if void is None and (state.active_duel(a, ctx.now) or state.active_duel(b, ctx.now)):
+        # A duel begun after this one is still going: taken now, it would end that one too.
+        raise RuleError("busy", "a duellist is in a duel now: bring the record again after it")
+    offline.signed(record, messages)
+    duel_id = ctx.new_id("d")
     texts = list(record.texts)
     ids = {"duel_id": duel_id, "challenger": a.player_id, "target": b.player_id}
     if void is not None:
         return [OfflineDuelVoid(**ids, at=iso(record.at), reason=void, record=texts)]
     forfeit = a.player_id if record.forfeit else None
-    taken = OfflineDuelRecorded(**ids, at=iso(record.at), forfeit=forfeit, record=texts)
+    recorded = OfflineDuelRecorded(**ids, at=iso(record.at), forfeit=forfeit, record=texts)
     started = DuelStarted(
         **ids,
         ranged=record.ranged,
@@ -422,15 +426,135 @@ def offline_duel(state: CardDuel, command: OfflineDuel, ctx: Context) -> list[Fa
         deadline=None,
         leave_from=iso(record.at),
     )
-    events: list[Fact] = [taken, started]
-    for played, (a_card, b_card) in zip(record.rounds, plays, strict=True):
-        now = played.reveal.at if played.reveal else played.pick.at
-        round_of = new_round(duel, played.n)
+    events: list[Fact] = [recorded, started]
+    duel = Duel(duel_id, (a.player_id, b.player_id), record.ranged, None, record.at)
+    for round_played, (a_card, b_card) in zip(record.rounds, plays, strict=True):
+        round_of = new_round(duel, round_played.n)
         if a_card is None:  # the challenger saw the pick and kept its card: the pick wins
-            events += forfeited(state, round_of, b_card, now)
+            events += forfeited(state, round_of, b_card, min(record.forfeit_due, ctx.now))
         else:
+            # Timed from the reveal, but never from later than now: a phone's clock that runs
+            # ahead (within the skew allowed) does not lengthen a stun.
+            now = min(round_played.reveal.at if round_played.reveal else ctx.now, ctx.now)
             events += reveal(state, round_of, {a.player_id: a_card, b.player_id: b_card}, now)
-    return events
+    return events + acted(record, events, a, b, duel_id)
+
+
+def as_signed(fighter: Fighter, signed: int, ended: int) -> Fighter | None:
+    """The fighter as its phone saw it at the revision it signed: itself when the log has not
+    changed it since; as it stood before a duel it began after the offline duel ended, when
+    that is the first change since; else None (the log moved on before: `conflict`)."""
+    if fighter.revision == signed:
+        return fighter
+    for start in reversed(fighter.starts):
+        if start.revision == signed:
+            return start.before if start.at > ended else None
+        if start.revision < signed:
+            break
+    return None
+
+
+def played(record: offline.Record, a: Fighter, b: Fighter) -> list[tuple[Card | None, Card]]:
+    """Each round's cards (the challenger's None: not revealed), each its player's and shown
+    as it is; only the last round has a winner."""
+    plays: list[tuple[Card | None, Card]] = []
+    for round_played in record.rounds:
+        shown = [(b, round_played.pick)] + (
+            [(a, round_played.reveal)] if round_played.reveal else []
+        )
+        for fighter, text in shown:
+            card = fighter.card(text.c)
+            if card is None or not offline.shows(text.f, card):
+                raise RuleError("not_your_card", "a phone played or showed a card not its own")
+        a_card = a.card(round_played.reveal.c) if round_played.reveal else None
+        b_card = b.card(round_played.pick.c)
+        assert b_card is not None  # checked just above
+        plays.append((a_card, b_card))
+    for n, (a_card, b_card) in enumerate(plays[:-1], start=1):  # rounds nobody won
+        assert a_card is not None  # only the last may lack a reveal (offline.read)
+        if beats(a_card, b_card) or beats(b_card, a_card):
+            raise RuleError("invalid", f"record: round {n} has a winner, and more rounds follow")
+    a_last, b_last = plays[-1]
+    if a_last is not None and not (beats(a_last, b_last) or beats(b_last, a_last)):
+        raise RuleError("invalid", "record: its last round has no winner")
+    return plays
+
+
+def overturned(
+    state: CardDuel,
+    record: offline.Record,
+    messages: list[offline.Message],
+    duel_id: str,
+    a: Fighter,
+    b: Fighter,
+) -> list[Fact]:
+    """A duel brought a second time. The other phone's copy: `already_recorded`. The
+    challenger's whole record after the target's forfeit claim, whose cards decide otherwise:
+    a dispute for the organizer (the forfeit stands until it rules)."""
+    taken = state.offline[duel_id]
+    if taken.forfeit is None or record.forfeit or taken.dispute is not None:
+        raise RuleError("already_recorded", "this duel is in the log already")
+    a_last, b_last = played(record, a, b)[-1]
+    assert a_last is not None  # a whole record
+    if beats(b_last, a_last):  # the target's card wins anyway: the forfeit said as much
+        raise RuleError("already_recorded", "this duel is in the log already")
+    offline.signed(record, messages)
+    ids = {"duel_id": duel_id, "challenger": a.player_id, "target": b.player_id}
+    texts = list(record.texts)
+    disputed = OfflineDuelDisputed(
+        **ids, reason="revealed", duels=[], record=texts, loser=None, effect=None
+    )
+    return [disputed]
+
+
+def acted(
+    record: offline.Record, events: list[Fact], a: Fighter, b: Fighter, duel_id: str
+) -> list[Fact]:
+    """A dispute when the loser duelled after this offline duel (the log moved on only after
+    it) while the record says it was stunned or dead then."""
+    barred: dict[str, tuple[Literal["stun", "death"], int | None]] = {}  # loser: until when
+    for fact in events:
+        if isinstance(fact, PlayerKilled):
+            barred[fact.player_id] = ("death", None)
+        elif isinstance(fact, PlayerStunned):
+            barred[fact.player_id] = ("stun", parse_iso(fact.until))
+    begins = record.forfeit_due if record.forfeit else record.ended
+    ids = {"duel_id": duel_id, "challenger": a.player_id, "target": b.player_id}
+    for fighter, signed in ((a, record.revisions[0]), (b, record.revisions[1])):
+        if fighter.player_id not in barred:
+            continue
+        effect, until = barred[fighter.player_id]
+        duels = [
+            start.duel_id
+            for start in fighter.starts
+            if start.revision >= signed
+            and begins <= start.at
+            and (until is None or start.at < until)
+        ]
+        if duels:  # one loser a duel
+            disputed = OfflineDuelDisputed(
+                **ids,
+                reason="acted",
+                duels=duels,
+                record=None,
+                loser=fighter.player_id,
+                effect=effect,
+            )
+            return [disputed]
+    return []
+
+
+def settle_dispute(state: CardDuel, command: SettleDispute, ctx: Context) -> list[Fact]:
+    entry = state.offline.get(command.duel_id)
+    if entry is None or entry.dispute is None:
+        raise RuleError("not_found", "no disputed offline duel of that id")
+    if entry.dispute.ruling is not None:
+        raise RuleError("invalid", f"the organizer ruled already: {entry.dispute.ruling}")
+    challenger, target = entry.players
+    settled = DisputeSettled(
+        duel_id=command.duel_id, challenger=challenger, target=target, ruling=command.ruling
+    )
+    return [settled]
 
 
 def new_round(duel: Duel, n: int) -> Duel:
@@ -458,10 +582,13 @@ def forfeited(state: CardDuel, duel: Duel, card: Card, now: int) -> list[Fact]:
     return [shown, *effects, ended]
 
 
-def unfit(state: CardDuel, record: offline.Record, a: Fighter, b: Fighter) -> VoidReason | None:
-    """Why the log cannot take the duel: it has moved on for a duellist since its phone last
-    saw it, or, as the log stood, one of them could not duel at the duel's time."""
-    if (a.revision, b.revision) != record.revisions:
+def unfit(
+    state: CardDuel, record: offline.Record, a: Fighter | None, b: Fighter | None
+) -> VoidReason | None:
+    """Why the log cannot take the duel: it moved on for a duellist before the duel ended
+    (None: see as_signed), or, as each stood when its phone signed, one of them could not duel
+    at the duel's time."""
+    if a is None or b is None:
         return "conflict"
     at = record.at
     if not (a.alive and b.alive):
@@ -489,6 +616,7 @@ decide = Decider(
         CancelDuel: tells(cancel_duel),
         RegisterKey: tells(register_key),
         OfflineDuel: tells(offline_duel),
+        SettleDispute: tells(settle_dispute),
     },
     evolve=evolve,
     lifecycle=Lifecycle(joined=joined, ending=ending),

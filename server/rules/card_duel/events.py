@@ -149,9 +149,13 @@ class PlayerRevived(Fact, frozen=True):
 
 
 class KeyRegistered(Fact, frozen=True):
-    """A phone's public key for offline duels; the player's earlier key stops counting."""
+    """A phone's public key for offline duels, its player's key from now on; a record signed
+    by an earlier one still counts. v2: no longer a change of the fighter (its `revision`), so
+    that registering a key again never voids a record signed before; a v1 line (earlier logs)
+    still counts as one on replay, as it did when it was written."""
 
     kind = "key_registered"
+    version = 2
     player_id: str
     key_id: str
     public_key: str
@@ -172,6 +176,7 @@ class OfflineDuelRecorded(Fact, frozen=True):
 
 
 VoidReason = Literal["conflict", "dead", "stunned", "immune", "busy", "needs_crossbow"]
+VOIDS_KEPT = 20  # void records a player's duels may leave in the log; more are refused
 
 
 class OfflineDuelVoid(Fact, frozen=True):
@@ -185,6 +190,47 @@ class OfflineDuelVoid(Fact, frozen=True):
     at: str
     reason: VoidReason
     record: list[str]
+
+
+DisputeReason = Literal["revealed", "acted"]
+
+
+class OfflineDuelDisputed(Fact, frozen=True):
+    """An offline duel whose record and the log truly disagree, for the organizer to decide
+    (nothing else changes): `revealed`, the challenger's whole record (`record`) came after the
+    target's forfeit claim was recorded, and its cards decide otherwise; `acted`, the loser of
+    an offline duel recorded just before duelled in `duels` (begun after the offline duel) while
+    the record says it was stunned or dead."""
+
+    kind = "offline_duel_disputed"
+    duel_id: str
+    challenger: str
+    target: str
+    reason: DisputeReason
+    duels: list[str]
+    record: list[str] | None
+    loser: str | None  # `acted`: who duelled while out; else None
+    effect: Literal["stun", "death"] | None  # `acted`: what the record did to the loser
+
+
+Ruling = Literal["record", "log"]
+
+
+class DisputeSettled(Fact, frozen=True):
+    """The organizer's ruling on a disputed offline duel: `record`, the phones' record stands;
+    `log`, what the log holds stands. The server changes nothing else: the organizer applies
+    the ruling's consequences with the console's commands (heal, revive, grant a card)."""
+
+    kind = "dispute_settled"
+    duel_id: str
+    challenger: str
+    target: str
+    ruling: Ruling
+
+
+def upcast_key_registered_v1_v2(data: Json) -> Json:
+    """The same fields: only what replay does with the line differs (see KeyRegistered)."""
+    return data
 
 
 def upcast_duel_started_v1_v2(data: Json) -> Json:
@@ -214,6 +260,11 @@ EVENTS = roster.EVENTS.extended(
         KeyRegistered,
         OfflineDuelRecorded,
         OfflineDuelVoid,
+        OfflineDuelDisputed,
+        DisputeSettled,
     ],
-    {("duel_started", 1): upcast_duel_started_v1_v2},
+    {
+        ("duel_started", 1): upcast_duel_started_v1_v2,
+        ("key_registered", 1): upcast_key_registered_v1_v2,
+    },
 )

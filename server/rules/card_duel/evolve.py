@@ -1,6 +1,7 @@
 """How each card-duel event changes the state. Never fails, never decides."""
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from server.clock import parse_iso
@@ -9,6 +10,7 @@ from server.rules.card_duel.cards import Card, CardFace
 from server.rules.card_duel.events import (
     CardGranted,
     CardPicked,
+    DisputeSettled,
     DuelCancelled,
     DuelEnded,
     DuelStarted,
@@ -16,6 +18,7 @@ from server.rules.card_duel.events import (
     FighterJoined,
     ItemGranted,
     KeyRegistered,
+    OfflineDuelDisputed,
     OfflineDuelRecorded,
     OfflineDuelVoid,
     PlayerEscaped,
@@ -30,11 +33,13 @@ from server.rules.card_duel.offline import record_id
 from server.rules.card_duel.state import (
     CardDuel,
     Config,
+    Dispute,
     Duel,
     Fighter,
     Outcome,
     Round,
     Settled,
+    Start,
     Suffered,
 )
 from server.rules.core import Event, Json, replacer
@@ -44,6 +49,7 @@ from server.rules.events import UNSET, Fact
 new_state: Callable[..., CardDuel] = replacer(CardDuel)
 new_duel: Callable[..., Duel] = replacer(Duel)
 new_fighter: Callable[..., Fighter] = replacer(Fighter)
+new_settled: Callable[..., Settled] = replacer(Settled)
 
 
 def initial_state(config: Json) -> CardDuel:
@@ -51,6 +57,8 @@ def initial_state(config: Json) -> CardDuel:
 
 
 def evolve(state: CardDuel, event: Event) -> CardDuel:
+    if type(event.fact) is KeyRegistered:
+        return registered(state, event.fact, counted=event.version == 1)
     change = CHANGES.get(type(event.fact))
     if change is None:
         return new_state(state, roster=roster.evolve(state.roster, event))
@@ -109,10 +117,32 @@ def start(state: CardDuel, fact: DuelStarted) -> CardDuel:
             duel_id=duel.duel_id,
             immune_until=immune_until,
             suffered=still_suffered(challenger, at),
+            starts=began(challenger, duel, at),
         ),
-        new_fighter(target, duel_id=duel.duel_id, suffered=still_suffered(target, at)),
+        new_fighter(
+            target,
+            duel_id=duel.duel_id,
+            suffered=still_suffered(target, at),
+            starts=began(target, duel, at),
+        ),
         duels={**state.duels, duel.duel_id: duel},
     )
+
+
+def began(fighter: Fighter, duel: Duel, at: int) -> tuple[Start, ...]:
+    """The fighter's starts with this duel's: as it stood just before, without its history."""
+    before = new_fighter(fighter, starts=())
+    return (*fighter.starts, Start(fighter.revision, at, duel.duel_id, before))
+
+
+def registered(state: CardDuel, fact: KeyRegistered, counted: bool) -> CardDuel:
+    """A key joins the fighter's keys; a v1 line counts as a change of the fighter, as it did."""
+    fighter = state.fighters[fact.player_id]
+    keys = fighter.keys if fact.public_key in fighter.keys else (*fighter.keys, fact.public_key)
+    fighter = new_fighter(fighter, key=fact.public_key, key_id=fact.key_id, keys=keys)
+    if counted:
+        return with_fighters(state, fighter)
+    return new_state(state, fighters=state.fighters.grown({fighter.player_id: fighter}))
 
 
 def still_suffered(fighter: Fighter, at: int) -> Suffered | None:
@@ -173,13 +203,35 @@ def settled(state: CardDuel, fact: OfflineDuelRecorded | OfflineDuelVoid) -> Car
     void = fact.reason if isinstance(fact, OfflineDuelVoid) else None
     forfeit = fact.forfeit if isinstance(fact, OfflineDuelRecorded) else None
     entry = Settled(players, parse_iso(fact.at), void, forfeit)
+    voids = state.voids
+    if void is not None:
+        voids = voids.grown({p: voids.get(p, 0) + 1 for p in players})
     return new_state(
         state,
         offline=state.offline.grown({fact.duel_id: entry}),
         offline_order=(*state.offline_order, fact.duel_id),
         offline_of=state.offline_of.grown({p: fact.duel_id for p in players}),
-        records=state.records | {record_id(fact.record)},
+        records=state.records.grown({record_id(fact.record): fact.duel_id}),
+        voids=voids,
     )
+
+
+def disputed(state: CardDuel, fact: OfflineDuelDisputed) -> CardDuel:
+    record = None if fact.record is None else tuple(fact.record)
+    dispute = Dispute(fact.reason, tuple(fact.duels), record, fact.loser, fact.effect)
+    entry = new_settled(state.offline[fact.duel_id], dispute=dispute)
+    return new_state(
+        state,
+        offline=state.offline.grown({fact.duel_id: entry}),
+        disputed=(*state.disputed, fact.duel_id),
+    )
+
+
+def ruled(state: CardDuel, fact: DisputeSettled) -> CardDuel:
+    entry = state.offline[fact.duel_id]
+    assert entry.dispute is not None  # decide settles only a dispute
+    entry = new_settled(entry, dispute=replace(entry.dispute, ruling=fact.ruling))
+    return new_state(state, offline=state.offline.grown({fact.duel_id: entry}))
 
 
 def suffered(fact: EffectSuffered) -> Suffered:
@@ -207,8 +259,9 @@ FIGHTER_EFFECTS: dict[type[Fact], Callable[[Fighter, Any], Fighter]] = {
     CardGranted: lambda f, e: new_fighter(f, cards=(*f.cards, Card.load(e.card))),
     ItemGranted: lambda f, e: new_fighter(f, items=(*f.items, e.item)),
     # Revived with a fresh hand and nothing else but its phone's key.
-    PlayerRevived: lambda f, e: Fighter(f.player_id, cards(e.cards), key=f.key, key_id=f.key_id),
-    KeyRegistered: lambda f, e: new_fighter(f, key=e.public_key, key_id=e.key_id),
+    PlayerRevived: lambda f, e: Fighter(
+        f.player_id, cards(e.cards), key=f.key, key_id=f.key_id, keys=f.keys, starts=f.starts
+    ),
 }
 # The events of the rules' own: any other is the roster's.
 CHANGES: dict[type[Fact], Change] = {
@@ -221,4 +274,6 @@ CHANGES: dict[type[Fact], Change] = {
     DuelCancelled: cancelled,
     OfflineDuelRecorded: settled,
     OfflineDuelVoid: settled,
+    OfflineDuelDisputed: disputed,
+    DisputeSettled: ruled,
 }

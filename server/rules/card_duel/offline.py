@@ -173,7 +173,7 @@ class Record:
     challenger: str
     target: str
     revisions: tuple[int, int]
-    keys: tuple[str | None, str | None]  # as the phones showed them to each other, if they did
+    keys: tuple[str, str]  # as the phones showed them to each other in round 1
     ranged: bool
     at: int  # the challenge
     rounds: tuple[Round, ...]
@@ -189,23 +189,24 @@ class Record:
         last = self.rounds[-1]
         return last.reveal.at if last.reveal is not None else last.pick.at
 
+    @property
+    def forfeit_due(self) -> int:
+        """When a challenger who saw the last pick and kept its card forfeits: REVEAL_MS after
+        that round's challenge or its pick, whichever is later, so that neither phone can
+        shorten the challenger's time by dating its text early."""
+        last = self.rounds[-1]
+        return max(last.commit.at, last.pick.at) + REVEAL_MS
+
 
 def read(texts: list[str]) -> tuple[Record, list[Message]]:
     """The record's shape: c, p, r rounds, perhaps ending c, p; each text naming the one
-    before; round 1 naming the game, the duel and both players. Signatures are checked by
-    `signed`, once the keys are known."""
+    before; round 1 naming the game, the duel, both players and both keys. Signatures are
+    checked by `signed`, last: they are the costly part."""
     messages = [message(text) for text in texts]
     first = messages[0].body
-    if not isinstance(first, Commit) or None in (
-        first.g,
-        first.d,
-        first.a,
-        first.v,
-        first.r,
-        first.key,
-    ):
-        raise RuleError("invalid", "record: it opens with the challenge of round 1")
-    if first.n != 1 or first.p is not None or first.r not in (0, 1):
+    if not isinstance(first, Commit) or not (first.g and first.d and first.a and first.key):
+        raise RuleError("invalid", "record: it opens with the challenge of round 1 (g, d, a, K)")
+    if first.n != 1 or first.p is not None or first.r not in (0, 1) or first.v is None:
         raise RuleError("invalid", "record: the challenge is round 1, names no text before it")
     for before, after in itertools.pairwise(messages):
         if getattr(after.body, "p", None) != digest(before.text):
@@ -233,9 +234,10 @@ def read(texts: list[str]) -> tuple[Record, list[Message]]:
             raise RuleError("invalid", f"record: round {n} names no game nor players again")
         rounds.append(Round(n, commit, pick, reveal))
     pick = rounds[0].pick
-    if pick.b is None or pick.v is None:
-        raise RuleError("invalid", "record: the first pick names its player and revision")
-    assert first.g and first.d and first.a and first.v is not None  # checked above
+    if not (pick.b and pick.key) or pick.v is None:
+        raise RuleError("invalid", "record: the first pick names its player, revision and key")
+    if pick.b == first.a:
+        raise RuleError("invalid", "record: a player cannot duel itself")
     record = Record(
         game_id=first.g,
         challenger=first.a,
@@ -250,12 +252,17 @@ def read(texts: list[str]) -> tuple[Record, list[Message]]:
     return record, messages
 
 
-def signed(record: Record, messages: list[Message], keys: tuple[str, str]) -> None:
-    """Every challenge and reveal signed by the challenger's registered key, every pick by the
-    target's; the keys the phones showed each other are those."""
-    if any(shown not in (None, key) for shown, key in zip(record.keys, keys, strict=True)):
-        raise RuleError("bad_signature", "a phone showed a key that is not its player's")
-    challenger, target = keys
+def known(record: Record, keys: tuple[tuple[str, ...], tuple[str, ...]]) -> None:
+    """The keys the phones showed each other are keys their players registered, then or
+    before: a key registered later (the same or a new one) never unsigns a record."""
+    if any(shown not in held for shown, held in zip(record.keys, keys, strict=True)):
+        raise RuleError("bad_signature", "a phone showed a key its player never registered")
+
+
+def signed(record: Record, messages: list[Message]) -> None:
+    """Every challenge and reveal signed by the key the challenger showed, every pick by the
+    target's (`known` has checked that they are their players' keys)."""
+    challenger, target = record.keys
     for signed_message in messages:
         verify(target if isinstance(signed_message.body, Pick) else challenger, signed_message)
 

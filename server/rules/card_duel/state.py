@@ -49,9 +49,11 @@ class Fighter:
     suffered: Suffered | None = None  # the latest special card's effect
     key: str | None = None  # the public key of its phone, for offline duels
     key_id: str | None = None
+    keys: tuple[str, ...] = ()  # every key it registered: a record signed by any still counts
     # How many times the log has changed this fighter: an offline duel signs the revision its
-    # phones last saw, and is void when the log has moved on since.
+    # phones last saw, and is void when the log moved on before the duel ended.
     revision: int = 0
+    starts: tuple["Start", ...] = ()  # each duel it began, online or offline, as it stood then
 
     def card(self, card_id: str) -> Card | None:
         for card in self.cards:
@@ -64,6 +66,18 @@ class Fighter:
 
     def immune(self, now: int) -> bool:
         return self.immune_until is not None and now < self.immune_until
+
+
+@dataclass(frozen=True, slots=True)
+class Start:
+    """A duel the fighter began: the revision it had just before, the duel's time, and the
+    fighter as it stood then (without its own starts). An offline duel whose signed revision
+    is one of these, dated before `at`, came first: the log moved on only after it."""
+
+    revision: int
+    at: int
+    duel_id: str
+    before: Fighter
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,6 +126,22 @@ class Settled:
     at: int  # of the challenge
     void: str | None
     forfeit: str | None
+    dispute: "Dispute | None" = None
+
+
+@dataclass(frozen=True, slots=True)
+class Dispute:
+    """Where an offline record and the log truly disagree, for the organizer to decide:
+    `revealed`, the challenger's whole record came after the target's forfeit claim and its
+    cards decide otherwise; `acted`, the loser duelled (`duels`) while the record says it was
+    stunned or dead. `ruling`: the organizer's, once given."""
+
+    reason: str
+    duels: tuple[str, ...]
+    record: tuple[str, ...] | None  # the other side's record (`revealed`)
+    loser: str | None = None  # `acted`: who duelled while out, and what the record did to it
+    effect: str | None = None
+    ruling: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,7 +155,9 @@ class CardDuel:
     offline: Layered[str, Settled] = field(default_factory=Layered)  # by duel id
     offline_order: tuple[str, ...] = ()  # their ids as they came (a console shows the new ones)
     offline_of: Layered[str, str] = field(default_factory=Layered)  # player: its latest
-    records: frozenset[str] = frozenset()  # the record ids (offline.record_id) taken
+    records: Layered[str, str] = field(default_factory=Layered)  # record id: its duel id
+    voids: Layered[str, int] = field(default_factory=Layered)  # by player: void records taken
+    disputed: tuple[str, ...] = ()  # offline duels in dispute, as they came (rare)
 
     def active_duel(self, fighter: Fighter, now: int) -> Duel | None:
         """The fighter's duel, unless it timed out: a timed-out duel binds nobody."""

@@ -5,7 +5,7 @@ from collections.abc import Iterator
 from server.clock import iso, iso_or_none
 from server.rules.card_duel.cards import why
 from server.rules.card_duel.offers import offers
-from server.rules.card_duel.state import CardDuel, Duel, Fighter, Outcome
+from server.rules.card_duel.state import CardDuel, Dispute, Duel, Fighter, Outcome
 from server.rules.core import Event, Json, Member, mentioned
 from server.rules.offers import may
 from server.rules.roster import MEMBER_ROWS, game_view, member_view, onlooker_view
@@ -77,8 +77,25 @@ def offline_row(state: CardDuel, duel_id: str, now: int) -> Made:
         "at": iso(settled.at),
         "void": settled.void,
         "forfeit": settled.forfeit,
+        "dispute": dispute_view(settled.dispute, whole=True),
     }
     return row, None
+
+
+def dispute_view(dispute: Dispute | None, whole: bool) -> Json | None:
+    """A dispute for the organizer (`whole`: the other side's record too) or a duellist."""
+    if dispute is None:
+        return None
+    shown: Json = {
+        "reason": dispute.reason,
+        "duels": list(dispute.duels),
+        "loser": dispute.loser,
+        "effect": dispute.effect,
+        "ruling": dispute.ruling,
+    }
+    if whole:
+        shown["record"] = None if dispute.record is None else list(dispute.record)
+    return shown
 
 
 def duel_row(state: CardDuel, duel_id: str, now: int) -> Made:
@@ -102,9 +119,13 @@ def named(state: CardDuel, touched: set[str], shown: Json) -> Iterator[Row]:
         before = shown_players.get(player_id)
         if before is not None and before["duel_id"]:
             yield "duels", before["duel_id"]
-    # Offline duels are only ever added: the ones the part does not show yet.
+    # Offline duels are only ever added: the ones the part does not show yet; and the disputed
+    # ones of the touched duellists (a dispute and its ruling change a row already shown).
     for duel_id in state.offline_order[len(shown["offline"]) :]:
         yield "offline", duel_id
+    for duel_id in state.disputed:
+        if touched.intersection(state.offline[duel_id].players):
+            yield "offline", duel_id
 
 
 # The organizer's console: every fighter, duel and member, kept a row at a time.
@@ -156,6 +177,7 @@ def my_offline(state: CardDuel, duel_id: str, me: str) -> Json:
         "at": iso(settled.at),
         "void": settled.void,
         "forfeit": settled.forfeit,
+        "dispute": dispute_view(settled.dispute, whole=False),
     }
 
 

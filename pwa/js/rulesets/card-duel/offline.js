@@ -12,7 +12,7 @@ import { cardFace, cardView } from "../../views/common.js";
 import { makeKey, storedKey } from "./keys.js";
 import { settle } from "./outcome.js";
 import { commitment, faceData, fromQr, parse, prevOf, randomB64, seal, signedBy } from "./qrtext.js";
-import { gameDuels, keptDuel, postCommand, REVEAL_MS, save, sync } from "./records.js";
+import { claimDue, gameDuels, keptDuel, postCommand, save, sync } from "./records.js";
 import { loadDecoder, reader, stopReading } from "./reader.js";
 
 // A card's face: one of mine, or the one the other phone showed with the text that played it.
@@ -112,6 +112,18 @@ function keyProblem(app, game, key) {
     key !== undefined && !state?.registering && navigator.onLine && h("button", { class: "secondary", testid: "offline-register", onclick: () => register(app, game) }, t("offline.prepare")));
 }
 
+// The player's latest offline duel as the server took it, when the organizer is to decide a
+// dispute about it (or has): who it was against, and the ruling once given.
+export function offlineDispute(game) {
+  const taken = game.view.offline;
+  const dispute = taken?.dispute;
+  if (dispute == null) return null;
+  return h("div", { class: "banner dispute", testid: "offline-dispute", "data-ruling": dispute.ruling ?? "" },
+    h("strong", {}, t("offline.dispute.about", { name: taken.opponent?.name ?? "" })),
+    h("span", { testid: "offline-dispute-state" },
+      dispute.ruling == null ? t("offline.dispute.deciding") : t(`offline.dispute.told.${dispute.ruling}`)));
+}
+
 // Duels begun and not finished (the screen closed, the page reloaded): back to their QR.
 function unfinished(app, game) {
   const open = gameDuels(game.gameId).filter((e) => !e.sync && e.record.length > 0);
@@ -127,7 +139,13 @@ function syncList(game) {
   const kept = gameDuels(game.gameId).filter((e) => e.sync).slice(-3);
   if (!kept.length) return null;
   return h("ul", { class: "offline-sync", testid: "offline-sync" }, kept.map((e) => h("li", { "data-sync": e.sync, testid: `offline-sync-${e.sync}` },
-    t(`offline.sync.${e.sync}`, { name: e.opponentName ?? "" }), e.error ? [" ", errorText(e.error, "", "card-duel")] : null)));
+    syncWords(e), e.error ? [" ", errorText(e.error, "", "card-duel")] : null)));
+}
+
+// Where a kept record stands; one that waits though the phone has signal says why (a duellist
+// is in a duel now: it goes again after it).
+function syncWords(entry) {
+  return entry.sync === "pending" && entry.held ? t(`offline.held.${entry.held}`) : t(`offline.sync.${entry.sync}`, { name: entry.opponentName ?? "" });
 }
 
 // -- the duel's screens ------------------------------------------------------------------------------
@@ -332,10 +350,10 @@ function showScreen(app, game, entry, close) {
     // What the phone does next.
     entry.role === "a" && last.t === "c" && h("button", { class: "primary wide", testid: "offline-read-pick", onclick: () => app.set({ offline: { step: "read-pick", d: entry.d }, readerError: null }) }, t("offline.read_pick")),
     entry.role === "b" && last.t === "p" && h("button", { class: "primary wide", testid: "offline-read-reveal", onclick: () => app.set({ offline: { step: "read-reveal", d: entry.d }, readerError: null }) }, t("offline.read_reveal")),
-    entry.role === "b" && last.t === "p" && forfeitClaim(app, game, entry, last.at),
+    entry.role === "b" && last.t === "p" && forfeitClaim(app, game, entry),
     !over && last.t === "r" && entry.role === "a" && h("button", { class: "primary wide", testid: "offline-next-round", onclick: () => app.set({ offline: { step: "choose", d: entry.d } }) }, t("offline.next_round")),
     !over && last.t === "r" && entry.role === "b" && h("button", { class: "primary wide", testid: "offline-read-next", onclick: () => app.set({ offline: { step: "read-challenge", d: entry.d }, readerError: null }) }, t("offline.read_next")),
-    (over || claimed) && h("div", { class: `chip ${SYNC_CHIP[entry.sync] ?? ""}`, testid: "offline-sync-state", "data-sync": entry.sync }, t(`offline.sync.${entry.sync}`, { name: entry.opponentName ?? "" }),
+    (over || claimed) && h("div", { class: `chip ${SYNC_CHIP[entry.sync] ?? ""}`, testid: "offline-sync-state", "data-sync": entry.sync }, syncWords(entry),
       entry.error ? [" ", errorText(entry.error, "", "card-duel")] : null,
       entry.reason ? [" ", t(`offline.void.${entry.reason}`)] : null),
     h("button", { class: "secondary wide", testid: "offline-close", onclick: close }, t(over ? "reveal.ok" : "offline.later")));
@@ -343,9 +361,9 @@ function showScreen(app, game, entry, close) {
 
 // A challenger who saw B's pick and does not reveal loses the round to B's card: B may bring
 // the record without the reveal once the challenger's time to reveal is over (REVEAL_MS).
-function forfeitClaim(app, game, entry, pickAt) {
+function forfeitClaim(app, game, entry) {
   if (entry.sync) return null;
-  const until = new Date(pickAt + REVEAL_MS).toISOString();
+  const until = new Date(claimDue(entry.record)).toISOString();
   if (Date.parse(until) > serverNow()) {
     return h("div", { class: "hint", testid: "offline-claim-wait" }, t("offline.claim_in"), " ", countdown(until, { testid: "offline-claim-countdown" }));
   }

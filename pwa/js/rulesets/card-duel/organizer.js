@@ -5,6 +5,7 @@ import { formatLeft, inForce } from "../../clock.js";
 import { countdown } from "../../countdown.js";
 import { count, rows } from "../../keyed.js";
 import { suffering } from "./player.js";
+import { parse } from "./qrtext.js";
 import { gameHead, matchesFilter, memberForm, nameOf, sending, membersList, playerFilter, playerRowHead, seedSection } from "../../views/common.js";
 
 const KINDS = ["stun", "wound", "escape", "death", "special"];
@@ -71,26 +72,83 @@ function duelRow(game, duel) {
     }, t("duels.cancel")));
 }
 
-// Duels settled phone to phone with no signal, as they came in: newest first, the last ten.
+// Duels settled phone to phone with no signal, as they came in: disputes still to rule first
+// (however old), then the newest, ten rows in all (more while more disputes wait).
 function offlineDuels(game) {
   const view = game.view;
-  const list = rows(view.offline || {}, "duel_id").reverse().slice(0, 10);
+  const all = rows(view.offline || {}, "duel_id").reverse();
+  const open = all.filter((duel) => duel.dispute && duel.dispute.ruling == null);
+  const list = [...open, ...all.filter((duel) => !open.includes(duel)).slice(0, Math.max(0, 10 - open.length))];
   if (!list.length) return null;
   return h("section", { class: "offline-duels", testid: "offline-duels" },
     h("h2", {}, t("offline.console.title", { count: count(view.offline) })),
     keyed("div", { class: "duel-list" }, list.map((duel) => ({
       key: duel.duel_id,
-      data: [duel, duel.players.map((pid) => nameOf(view, pid)), getLang()],
-      render: () => h("div", { class: "duel-row", testid: `offline-row-${duel.duel_id}`, "data-void": duel.void || "" },
-        h("div", { class: "duel-names" },
-          duel.players.map((pid, i) => [i ? " × " : "", h("strong", {}, nameOf(view, pid))])),
-        h("div", { class: "duel-info" },
-          h("span", { class: "chip" }, new Date(duel.at).toLocaleTimeString(getLang(), { hour: "2-digit", minute: "2-digit" })),
-          duel.void
-            ? h("span", { class: "chip bad" }, t("offline.console.void"), " – ", t(`offline.void.${duel.void}`))
-            : h("span", { class: "chip ok" }, t("offline.console.recorded")),
-          duel.forfeit && h("span", { class: "chip" }, t("offline.console.forfeit", { name: nameOf(view, duel.forfeit) })))),
+      data: [duel, duel.players.map((pid) => nameOf(view, pid)), getLang(),
+        sending(game, "settle_dispute", { duel_id: duel.duel_id })],
+      render: () => offlineRow(game, duel),
     }))));
+}
+
+function offlineRow(game, duel) {
+  const view = game.view;
+  const dispute = duel.dispute;
+  return h("div", {
+    class: `duel-row offline-row${dispute ? " disputed" : ""}${dispute && dispute.ruling == null ? " open" : ""}`,
+    testid: `offline-row-${duel.duel_id}`,
+    "data-void": duel.void || "", "data-dispute": dispute?.reason ?? "", "data-ruling": dispute?.ruling ?? "",
+  },
+  h("div", { class: "duel-names" },
+    duel.players.map((pid, i) => [i ? " × " : "", h("strong", {}, nameOf(view, pid))])),
+  h("div", { class: "duel-info" },
+    dispute && h("span", { class: `chip dispute${dispute.ruling == null ? " open" : ""}`, testid: `dispute-chip-${duel.duel_id}` },
+      t(dispute.ruling == null ? "offline.dispute.chip" : "offline.dispute.chip_ruled")),
+    h("span", { class: "chip" }, new Date(duel.at).toLocaleTimeString(getLang(), { hour: "2-digit", minute: "2-digit" })),
+    duel.void
+      ? h("span", { class: "chip bad" }, t("offline.console.void"), " – ", t(`offline.void.${duel.void}`))
+      : h("span", { class: "chip ok" }, t("offline.console.recorded")),
+    duel.forfeit && h("span", { class: "chip" }, t("offline.console.forfeit", { name: nameOf(view, duel.forfeit) }))),
+  dispute && disputeBlock(game, duel));
+}
+
+// What the phones' record and the log disagree on, in words, and the organizer's two rulings
+// (then the ruling given, and a reminder that the server changes nothing else).
+function disputeBlock(game, duel) {
+  const { dispute, duel_id: id } = duel;
+  const busy = sending(game, "settle_dispute", { duel_id: id });
+  const rule = (ruling) => h("button", {
+    class: `secondary dispute-rule rule-${ruling}`, testid: `rule-${ruling}-${id}`, disabled: busy,
+    onclick: () => game.send({ type: "settle_dispute", duel_id: id, ruling }),
+  }, t(`offline.dispute.rule.${ruling}`));
+  return h("div", { class: "dispute", testid: `dispute-${id}` },
+    h("p", { class: "dispute-what", testid: `dispute-what-${id}` }, disputeWords(game, duel)),
+    dispute.ruling == null
+      ? h("div", { class: "dispute-actions" }, rule("record"), rule("log"))
+      : [h("p", { class: "dispute-ruling", testid: `dispute-ruling-${id}` }, t(`offline.dispute.ruled.${dispute.ruling}`)),
+        h("p", { class: "hint", testid: `dispute-apply-${id}` }, t("offline.dispute.apply"))]);
+}
+
+function disputeWords(game, duel) {
+  const view = game.view;
+  const { dispute } = duel;
+  const [challenger, target] = duel.players.map((pid) => nameOf(view, pid));
+  if (dispute.reason === "revealed") {
+    // The challenger's whole record: its last round's pick and reveal show both cards.
+    const bodies = (dispute.record || []).map((text) => parse(text)?.body).filter(Boolean).reverse();
+    const mine = bodies.find((body) => body.t === "r")?.f;
+    const theirs = bodies.find((body) => body.t === "p")?.f;
+    const words = { challenger, target };
+    return mine && theirs
+      ? t("offline.dispute.revealed_cards", { ...words, mine: faceWords(mine), theirs: faceWords(theirs) })
+      : t("offline.dispute.revealed", words);
+  }
+  const duels = (dispute.duels || []).join(", ");
+  const count = dispute.duels?.length ?? 0;
+  return t(`offline.dispute.acted.${dispute.effect}`, { name: nameOf(view, dispute.loser), duels, count });
+}
+
+function faceWords(face) {
+  return `${face.title} ${face.big}/${face.small}`;
 }
 
 // The live table: one row per player, each drawn again only when what it shows changed (a game

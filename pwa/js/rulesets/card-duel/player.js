@@ -8,7 +8,7 @@ import { qrSvg } from "../../qr.js";
 import { markRevealSeen, seenReveal } from "../../session.js";
 import { cardFace, cardView, codeForm, gameOver, playersList, sendCode, sending } from "../../views/common.js";
 import { scanner, stopScan } from "../../views/scanner.js";
-import { offlineScreen, offlineSection } from "./offline.js";
+import { offlineDispute, offlineScreen, offlineSection } from "./offline.js";
 import { offlineStun, reconcile, watch } from "./records.js";
 
 // What the player's phone asks the wake lock for: a duel or a countdown on screen.
@@ -88,6 +88,7 @@ function mainScreen(app, game) {
       h("strong", {}, t("dead.title")), h("span", {}, t("dead.hint"))),
     me.alive && me.wounded && h("div", { class: "banner wound", testid: "wound-banner" },
       h("strong", {}, t("wound.title")), h("span", {}, t("wound.hint"))),
+    offlineDispute(game),
     // What a special card did to this player, big: shown to whoever asks, as a stun is.
     me.alive && !ended && suffering(me.effect) && h("div", { class: "banner effect", testid: "effect-banner" },
       h("strong", {}, t("effect.title")),

@@ -8,7 +8,14 @@ import { parse, randomB64 } from "./qrtext.js";
 
 // The challenger's time to reveal once it has seen the pick: a forfeit claim waits it out.
 export const REVEAL_MS = 10 * 60 * 1000;
-const AGAIN_MS = 60 * 1000; // a claim refused as too early waits at least this long
+const AGAIN_MS = 60 * 1000; // a record refused for now (too early, a duellist busy) waits this long
+
+// When a forfeit claim (a record ending with a challenge and a pick) may be brought: REVEAL_MS
+// after the last round's challenge or its pick, whichever is later (as the server counts it).
+export function claimDue(record) {
+  const times = record.slice(-2).map((text) => parse(text)?.body.at).filter(Number.isFinite);
+  return Math.max(...times, 0) + REVEAL_MS;
+}
 
 const duels = new Map(); // d -> the entry, as last stored (the page's copy)
 
@@ -67,7 +74,8 @@ export function offlineStun(game) {
 let syncing = false;
 
 // Sends each finished record not yet taken: 200 recorded (or void), 409 already_recorded (the
-// other phone was first: done), 409 reveal_pending (again after `until`), other refusals shown.
+// other phone was first: done), 409 reveal_pending (again after `until`), 409 busy (a duellist
+// is in a duel now: again a minute later), other refusals (too_many_void…) shown, final.
 export async function sync(game) {
   if (syncing || !navigator.onLine) return;
   syncing = true;
@@ -79,6 +87,7 @@ export async function sync(game) {
       if (!answer) break; // no signal after all
       const code = answer.data?.error?.code;
       // Recorded or void: the view at the answer's seq tells which (reconcile).
+      entry.held = code === "busy" ? "busy" : null; // why a record waits with signal, if it does
       if (answer.ok) {
         Object.assign(entry, { sync: "sent", seq: answer.data?.seq ?? game.seq });
       } else if (code === "already_recorded") {
@@ -88,7 +97,10 @@ export async function sync(game) {
       } else if (code === "reveal_pending") {
         // A forfeit claim before the challenger's time to reveal is over: again after it, and not
         // within a minute by this phone's own clock (its idea of the server's time may be off).
-        entry.until = new Date(parse(entry.record.at(-1)).body.at + REVEAL_MS).toISOString();
+        entry.until = new Date(claimDue(entry.record)).toISOString();
+        entry.again = Date.now() + AGAIN_MS;
+      } else if (code === "busy") {
+        // A duellist is in a duel begun since: the record is taken once that duel is over.
         entry.again = Date.now() + AGAIN_MS;
       } else if (answer.status >= 500 || answer.status === 429) {
         break;

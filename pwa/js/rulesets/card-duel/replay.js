@@ -43,6 +43,8 @@ export function describe(event, index, d, who) {
       ? t("replay.ev.offline_duel_forfeit", { a: who(d.challenger), b: who(d.target), time: when(d.at), name: who(d.forfeit) })
       : t("replay.ev.offline_duel_recorded", { a: who(d.challenger), b: who(d.target), time: when(d.at) });
     case "offline_duel_void": return t("replay.ev.offline_duel_void", { a: who(d.challenger), b: who(d.target), time: when(d.at), reason: t(`replay.void.${d.reason}`) });
+    case "offline_duel_disputed": return t(`replay.ev.offline_duel_disputed.${d.reason}`, { a: who(d.challenger), b: who(d.target), duels: (d.duels || []).join(", ") });
+    case "dispute_settled": return t(`replay.ev.dispute_settled.${d.ruling}`, { a: who(d.challenger), b: who(d.target) });
     default: return null;
   }
 }
