@@ -1,5 +1,6 @@
 """A game's log leaves the server (`bijse export`, GET …/events) hash-chained, verifies, and
-loads into another database (`bijse import`) only when it verifies."""
+loads into another database (`bijse import`) only when it verifies (and replays through its
+rules: tests/test_import_hostile.py)."""
 
 import itertools
 import subprocess
@@ -84,6 +85,9 @@ async def test_a_tampered_log_is_caught_and_not_imported(
     verdict = bijse("verify", str(path))
     assert verdict.returncode == 1 and "was changed" in verdict.stderr
     refused = bijse("import", str(path), "--database-url", f"sqlite:///{tmp_path / 'x.db'}")
-    assert refused.returncode == 2 and "does not verify" in refused.stderr
+    assert refused.returncode == 1 and refused.stderr.startswith("bijse: import: line ")
+    assert refused.stderr.endswith(
+        "(player_joined): the event was changed: its hash does not match its content\n"
+    )
     missing = bijse("export", "nosuchgame", "--database-url", f"sqlite:///{tmp_path / 'x.db'}")
     assert missing.returncode == 2 and "no game nosuchgame" in missing.stderr

@@ -6,16 +6,20 @@ failure a minute or more after its last line) or with the line saying writes suc
 (itself at most one a minute: a disk on the edge of full lets some commits through). A full disk
 refusing hundreds of commands a second costs a few lines, not one a command.
 
-On `/healthz`: failing from a failed write until a write succeeds.
+On `/healthz`: failing from a failed write until a write succeeds. Under a door's workers, each
+answers for all of them (`Board`): whichever the door hands `/healthz` to, a full disk shows.
 
 The lines go to uvicorn's own logger, so they take the server log's format and `--log-level`;
 they are warnings, shown at the default level.
 """
 
+import json
 import logging
 import math
+import mmap
 import time
 from collections.abc import Callable
+from typing import Any
 
 from server.clock import iso, now_ms
 
@@ -23,10 +27,48 @@ EVERY_S = 60.0
 logger = logging.getLogger("uvicorn.error")
 
 
+class Board:
+    """What the workers of one door know of each other's writes: a slot a worker in a memory
+    file the door made (no disk: a full one does not stop it), holding its failure, if any, as
+    JSON. A slot read while being written does not parse, and counts as no failure."""
+
+    SLOT = 512
+
+    def __init__(self, fd: int, workers: int, me: int) -> None:
+        self.memory = mmap.mmap(fd, self.SLOT * workers)
+        self.workers, self.me = workers, me
+
+    @classmethod
+    def size(cls, workers: int) -> int:
+        return cls.SLOT * workers
+
+    def tell(self, failing: dict[str, Any] | None) -> None:
+        text = b"" if failing is None else json.dumps(failing).encode()[: self.SLOT]
+        start = self.me * self.SLOT
+        self.memory[start : start + self.SLOT] = text.ljust(self.SLOT, b"\0")
+
+    def elsewhere(self) -> tuple[int, dict[str, Any]] | None:
+        """Another worker's failure, if one fails now."""
+        for n in range(self.workers):
+            if n == self.me:
+                continue
+            raw = self.memory[n * self.SLOT : (n + 1) * self.SLOT].rstrip(b"\0")
+            if not raw:
+                continue
+            try:
+                failing = json.loads(raw)
+            except ValueError:
+                continue
+            if isinstance(failing, dict):
+                return n, failing
+        return None
+
+
 class Failures:
     def __init__(
         self, every_s: float = EVERY_S, clock: Callable[[], float] = time.monotonic
     ) -> None:
+        self.board: Board | None = None  # under a door: the other workers learn of failures
         self.every_s = every_s
         self.clock = clock
         self.failing: str | None = None  # the cause of the last write's failure, until one works
@@ -44,6 +86,8 @@ class Failures:
             self.since, self.refused = iso(now_ms()), 0
         self.failing = cause
         self.refused += commands
+        if self.board is not None:
+            self.board.tell({"cause": cause[:300], "since": self.since, "refused": self.refused})
         last = self.told.get(cause)
         if last is not None and now - last < self.every_s:
             self.untold[cause] = self.untold.get(cause, 0) + commands
@@ -69,6 +113,8 @@ class Failures:
         if self.failing is None and not self.untold:
             return
         self.failing = None
+        if self.board is not None:
+            self.board.tell(None)
         now = self.clock()
         if now - self.recovery_told < self.every_s:
             return  # flapping: what it refused meanwhile is told with a later line

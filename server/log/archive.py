@@ -1,16 +1,14 @@
 """A game's log as a file: export it (NDJSON, hash-chained), import it into another database."""
 
 import secrets
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 
 import orjson
 
-from server.clock import parse_iso
-from server.log.verify import verify
-from server.rules import RULESETS
+from server.log.admit import Bounds, Refused, examine, replay
+from server.log.verify import Entry, paused_gc
 from server.rules.core import Json
-from server.rules.events import UnknownEvent
-from server.store import Append, Recorded, Store, chain
+from server.store import Append, Conflict, Recorded, Store, Unavailable, Unstorable, chain
 from server.store.models import MAX_SEQ, GameRow
 
 PAGE = 500  # events read and sent at a time: some milliseconds of work
@@ -84,47 +82,46 @@ async def document(log: AsyncIterator[list[Json]], limit: int) -> AsyncIterator[
     yield b'],"next":' + orjson.dumps(last if count == limit else None) + b"}"
 
 
-class Refused(Exception):
-    """The log cannot be imported; the message says why."""
+class Unwritable(Exception):
+    """The log is sound, but this database does not take it: it has the game already, or the
+    write failed. The message says why."""
 
 
-async def load(store: Store, lines: list[Json]) -> tuple[str, str]:
-    """Write a verified log as a game of this database; answers its id and a new organizer
-    token (tokens never leave the server in a log)."""
-    problems = verify(lines)
-    if problems:
-        raise Refused("the log does not verify: " + problems[0])
-    game_id = lines[0]["data"].get("game_id") or lines[0].get("game_id")
-    ruleset = lines[0]["data"].get("ruleset")
-    if not isinstance(game_id, str) or ruleset not in RULESETS:
-        raise Refused("game_created names no game id or no known ruleset")
-    if await store.game(game_id) is not None:
-        raise Refused(f"this database already has game {game_id}")
-    organizer = next(
-        (
-            e["data"]["player_id"]
-            for e in lines
-            if e["type"] == "player_joined" and e["data"].get("role") == "organizer"
-        ),
-        None,
-    )
-    if organizer is None:
-        raise Refused("the log has no organizer to hand a token to")
-    ended = next(e for e in lines if e["type"] == "game_ended")
-    token = secrets.token_urlsafe(24)
-    rules = RULESETS[ruleset]
+async def load(
+    store: Store, entries: Sequence[Entry], bounds: Bounds | None = None
+) -> tuple[str, str]:
+    """Write a log as a game of this database, if it is one its rules could have written
+    (server/log/admit.py, which raises Refused); answers its id and a new organizer token
+    (tokens never leave the server in a log). Writes nothing unless it writes it all."""
+    bounds = bounds or Bounds()
+    opening = examine(entries, bounds)
     try:
-        events = [rules.read(e["type"], e["data"], e.get("version", 1)) for e in lines]
-    except UnknownEvent as error:
-        raise Refused(f"the log holds an event this server cannot read: {error}") from error
-    appends = [
-        Append(game_id, e["seq"] - 1, [event], parse_iso(e["at"]), e.get("actor"))
-        for e, event in zip(lines, events, strict=True)
-    ]
+        if await store.game(opening.game_id) is not None:
+            raise Unwritable(f"this database already has game {opening.game_id}")
+    except Unavailable as error:
+        raise Unwritable(f"the database cannot be read: {error}") from None
+    game = replay(opening, entries, bounds)
+    lines = [entry.event for entry in entries]
+    moments, game_id = opening.moments, opening.game_id
+    with paused_gc():
+        appends = [
+            Append(game_id, line["seq"] - 1, [event], moment, line["actor"])
+            for line, event, moment in zip(lines, game.events, moments, strict=True)
+        ]
     first = appends[0]
     first.game = GameRow(
-        game_id=game_id, ruleset=ruleset, seed=ended["data"]["seed"], created_at=first.at
+        game_id=opening.game_id,
+        ruleset=opening.ruleset.id,
+        seed=opening.seed,
+        created_at=first.at,
     )
-    first.tokens = [(token, organizer)]
-    await store.append(appends)  # sealed again by the store: the very hashes just verified
-    return game_id, token
+    token = secrets.token_urlsafe(24)
+    first.tokens = [(token, game.organizer)]
+    try:
+        with paused_gc():  # the rows of a long log, made at once
+            await store.append(appends)  # sealed again by the store: the very hashes verified
+    except Unstorable as error:
+        raise Refused(f"the database cannot hold a value of the log: {error}") from None
+    except (Conflict, Unavailable) as error:
+        raise Unwritable(f"the database did not take the log: {error}") from None
+    return opening.game_id, token

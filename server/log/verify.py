@@ -8,12 +8,16 @@ deleted or swapped event shows too. `bijse verify FILE` reads an exported NDJSON
 (`bijse export`, or `GET /api/games/{gid}/events` as NDJSON), or that route's JSON answer.
 """
 
+import gc
 import hashlib
 import json
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple, TypeGuard
+
+import orjson
 
 from server.rules.chance import U64, redo
 from server.rules.roster import code_of
@@ -21,6 +25,26 @@ from server.store import chain
 
 Json = dict[str, Any]
 MAX_SIZE = 10_000  # the most sides of a die, or cards of a shuffle, a log may ask to redo
+
+
+class Problem(str):
+    """A problem as its words (`seq 7 (card_picked): the event was changed: ...`), which also
+    knows the seq of the event it names (None: the log as a whole) and what is wrong with it
+    apart, for `bijse import` to name the event by its line."""
+
+    seq: int | None
+    what: str
+
+    def __new__(cls, words: str, seq: int | None = None, what: str | None = None) -> "Problem":
+        problem = super().__new__(cls, words)
+        problem.seq = seq
+        problem.what = words if what is None else what
+        return problem
+
+
+def at(event: Json, what: str) -> Problem:
+    """A problem of one event, named by its seq and type."""
+    return Problem(f"seq {event['seq']} ({event['type']}): {what}", event["seq"], what)
 
 
 def verify(lines: Iterable[Json]) -> list[str]:
@@ -31,7 +55,8 @@ def verify(lines: Iterable[Json]) -> list[str]:
         return problems
     created = events[0]
     if created["type"] != "game_created" or not isinstance(created["data"].get("seed_sha256"), str):
-        return ["seq 1: the log must begin with game_created carrying data.seed_sha256"]
+        what = "the log must begin with game_created carrying data.seed_sha256"
+        return [Problem(f"seq 1: {what}", 1, what)]
     ended = next((e for e in events if e["type"] == "game_ended"), None)
     if ended is None:
         return [
@@ -50,18 +75,41 @@ def verify(lines: Iterable[Json]) -> list[str]:
 
 
 def whole(events: list[Json]) -> list[str]:
-    """Every line an event with seq, type and data; seq 1, 2, 3 ... without gaps."""
+    """Every line an event with seq, type and data; seq 1, 2, 3 ... without gaps; `seq` and
+    `version` JSON integers (`2`, never `2.0`, `"2"` or `true`: an export writes them so, and
+    the hash covers them as written), `version` above 1 (version 1 is written by leaving it
+    out)."""
     if not events:
         return ["the log is empty"]
     for number, event in enumerate(events, start=1):
         if not isinstance(event, dict) or not {"seq", "type", "data"} <= event.keys():
-            return [f"line {number}: not an event with seq, type and data"]
+            return [on_line(number, "not an event with seq, type and data")]
+        if not isinstance(event["type"], str):
+            return [on_line(number, f"type is {brief(event['type'])}, not the name of an event")]
+        for field in ("seq", "version"):
+            if field in event and not integer(event[field]):
+                found = brief(event[field])
+                return [on_line(number, f"{field} must be a JSON integer, found {found}")]
         if not isinstance(event["data"], dict):
-            return [f"seq {event['seq']}: data is not an object"]
+            return [on_line(number, "data is not an object")]
         if event["seq"] != number:
             expected = "seq 1" if number == 1 else f"seq {number} after seq {number - 1}"
-            return [f"line {number}: expected {expected}, found seq {event['seq']}"]
+            return [on_line(number, f"expected {expected}, found seq {event['seq']}")]
+        if event.get("version", 2) < 2:
+            version = event["version"]
+            return [on_line(number, f"version is {version}: a line of version 1 has no version")]
     return []
+
+
+def on_line(number: int, what: str) -> Problem:
+    """A problem of the `number`th line (which is the event of that seq, once seqs are right)."""
+    return Problem(f"line {number}: {what}", number, what)
+
+
+def integer(value: Any) -> TypeGuard[int]:
+    """A JSON integer as read: not a float, a string, or a boolean (which Python counts as an
+    int)."""
+    return type(value) is int
 
 
 def chained(events: list[Json]) -> list[str]:
@@ -69,53 +117,52 @@ def chained(events: list[Json]) -> list[str]:
     swapped event breaks the chain at that event."""
     previous = chain.GENESIS
     for event in events:
-        where = f"seq {event['seq']} ({event['type']})"
         if not isinstance(event.get("hash"), str) or not isinstance(event.get("prev_hash"), str):
-            return [f"{where}: no prev_hash and hash (a log from bijse export has them)"]
+            return [at(event, "no prev_hash and hash (a log from bijse export has them)")]
         if event["prev_hash"] != previous:
-            return [f"{where}: prev_hash is not the hash of the event before it"]
-        if chain.digest(event) != event["hash"]:
-            return [f"{where}: the event was changed: its hash does not match its content"]
+            return [at(event, "prev_hash is not the hash of the event before it")]
+        try:
+            digest = chain.digest(event)
+        except (TypeError, orjson.JSONEncodeError) as error:  # a number no log holds (2**70)
+            return [at(event, f"cannot be hashed: {error}")]
+        if digest != event["hash"]:
+            return [at(event, "the event was changed: its hash does not match its content")]
         previous = event["hash"]
     return []
 
 
 def revealed(ended: Json, committed: str, problems: list[str]) -> bytes | None:
     """The seed of game_ended, if it is 32 bytes whose SHA-256 game_created committed to."""
-    where = f"seq {ended['seq']} ({ended['type']})"
     text = ended["data"].get("seed")
     try:
         seed = bytes.fromhex(text) if isinstance(text, str) else b""
     except ValueError:
         seed = b""
     if len(seed) != 32:
-        problems.append(f"{where}: data.seed is not 64 hex digits")
+        problems.append(at(ended, "data.seed is not 64 hex digits"))
         return None
     digest = hashlib.sha256(seed).hexdigest()
     if digest != committed.lower():
-        problems.append(
-            f"{where}: the seed's SHA-256 is {digest}, "
-            f"but game_created (seq 1) committed to {committed}"
-        )
+        committed_to = f"but game_created (seq 1) committed to {committed}"
+        problems.append(at(ended, f"the seed's SHA-256 is {digest}, {committed_to}"))
         return None
     return seed
 
 
-def redone(seed: bytes, event: Json) -> str | None:
+def redone(seed: bytes, event: Json) -> Problem | None:
     """What differs between the draws an event recorded and the draws its seed gives."""
-    where = f"seq {event['seq']} ({event['type']})"
     recorded = event["data"]["chance"]
     if not well_formed(recorded):
-        return f"{where}: data.chance is not {{stream, from, draws}} with dice and shuffles"
+        return at(event, "data.chance is not {stream, from, draws} with dice and shuffles")
     draws = recorded["draws"]
     expected = redo(seed, recorded)
     for n, (found, true) in enumerate(zip(draws, expected, strict=False)):
-        if found != true:
-            return f"{where}: draw {n} is {dumps(found)}, the seed gives {dumps(true)}"
+        if dumps(found) != dumps(true):  # by their JSON: `true` is not the die's 1
+            return at(event, f"draw {n} is {dumps(found)}, the seed gives {dumps(true)}")
     if event["type"] == "player_joined" and expected:
         code = code_of(expected[-1]["value"])
         if event["data"].get("code") != code:
-            return f"{where}: the code is {event['data'].get('code')!r}, the seed gives {code!r}"
+            return at(event, f"the code is {event['data'].get('code')!r}, the seed gives {code!r}")
     return None
 
 
@@ -124,18 +171,18 @@ def well_formed(recorded: Any) -> bool:
     `{"shuffle": 10**12}` must not make the verifier shuffle a trillion cards)."""
     if not isinstance(recorded, dict) or not isinstance(recorded.get("draws"), list):
         return False
-    if not all(isinstance(recorded.get(key), int) for key in ("stream", "from")):
+    if not all(integer(recorded.get(key)) for key in ("stream", "from")):
         return False
     for draw in recorded["draws"]:
         if not isinstance(draw, dict):
             return False
         if "below" in draw:  # a member's code: any bound a draw can reach
-            if not isinstance(draw["below"], int) or not 0 < draw["below"] <= U64:
+            if not integer(draw["below"]) or not 0 < draw["below"] <= U64:
                 return False
             continue
         size = draw.get("die", draw.get("shuffle"))
         least = 1 if "die" in draw else 0  # a die has a side at least; a shuffle may be empty
-        if not isinstance(size, int) or not least <= size <= MAX_SIZE:
+        if not integer(size) or not least <= size <= MAX_SIZE:
             return False
     return True
 
@@ -144,22 +191,67 @@ def dumps(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, sort_keys=True)
 
 
+BRIEF = 60  # characters of a value a problem quotes
+
+
+def brief(value: Any) -> str:
+    """A value as JSON, cut short: a problem is one line, whatever a forged log holds."""
+    text = dumps(value)
+    return text if len(text) <= BRIEF else text[: BRIEF - 1] + "…"
+
+
+class Entry(NamedTuple):
+    """An event of a log file, where it is (its line of an NDJSON file, from 1, blank lines
+    counted; or its place among a JSON document's `events`, from 1), and its JSON text."""
+
+    number: int
+    event: Any
+    text: str
+
+
 def read(text: str) -> list[Json]:
     """NDJSON, one event a line; or one JSON document `{"events": [...]}`."""
+    return [entry.event for entry in entries(text)]
+
+
+def entries(text: str) -> list[Entry]:
+    """`read`, each event with where it is. JSON as RFC 8259 has it (orjson): no NaN or
+    Infinity, no lone surrogate; a whole number beyond 64 bits is read as a float (and refused
+    where the log holds integers). Lines end at "\n" alone: a string of an exported line holds
+    U+2028 or U+2029 as such (docs/protocol.md, "The hash chain"), which `str.splitlines` would
+    take for line ends."""
     try:
-        document = json.loads(text)
-    except json.JSONDecodeError:
+        document = orjson.loads(text)
+    except orjson.JSONDecodeError:
         document = None
     if isinstance(document, dict) and isinstance(document.get("events"), list):
-        return list(document["events"])
-    events = []
-    for number, line in enumerate(text.splitlines(), start=1):
-        if line.strip():
-            try:
-                events.append(json.loads(line))
-            except json.JSONDecodeError as error:
-                raise ValueError(f"line {number}: not JSON ({error.msg})") from None
-    return events
+        return [
+            Entry(number, event, orjson.dumps(event).decode())
+            for number, event in enumerate(document["events"], start=1)
+        ]
+    found = []
+    with paused_gc():
+        for number, line in enumerate(text.split("\n"), start=1):
+            if line.strip():
+                try:
+                    found.append(Entry(number, orjson.loads(line), line))
+                except orjson.JSONDecodeError as error:
+                    raise ValueError(f"line {number}: not JSON ({error.msg})") from None
+    return found
+
+
+@contextmanager
+def paused_gc() -> Iterator[None]:
+    """No cycle collection while a long log's millions of objects are made, which make no
+    cycles (the collector would only scan them again and again): as server/game/table.py's,
+    which this layer cannot import."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def main(path: str) -> int:

@@ -66,6 +66,7 @@ def main(argv: list[str] | None = None) -> int:
         help="worker processes, each owning a share of the games (default: one a core)",
     )
     serve.add_argument("--door-fd", type=int, default=None, help=argparse.SUPPRESS)
+    serve.add_argument("--board-fd", type=int, default=None, help=argparse.SUPPRESS)
     serve.add_argument("--worker", type=shard, default=None, help=argparse.SUPPRESS)
     serve.add_argument(
         "--open-creation",
@@ -172,6 +173,7 @@ def main(argv: list[str] | None = None) -> int:
         field_ca_page=field_ca_page,
         migrate_on_start=False,
         worker=args.worker,
+        board_fd=args.board_fd,
     )
     config = uvicorn.Config(
         behind(app if args.door_fd is None else closing(app), proxies),
@@ -253,9 +255,11 @@ def reachable(host: str, public_url: str | None) -> bool:
 
 
 async def archive_command(args: argparse.Namespace, url: str) -> int:
-    from server.log import archive
-    from server.log.verify import read
+    from server.log import admit, archive
+    from server.log.verify import entries as read_entries
     from server.store import Store
+    from server.web.api import NewGame
+    from server.web.wire import sound
 
     store = Store.open(url)
     try:
@@ -271,11 +275,22 @@ async def archive_command(args: argparse.Namespace, url: str) -> int:
             return 0
         try:
             source = sys.stdin.read() if args.file == "-" else Path(args.file).read_text("utf-8")
-            game_id, token = await archive.load(store, read(source))
+            entries = read_entries(source)
+            del source  # each entry holds its own line: the whole text need not stay as well
         except (OSError, UnicodeDecodeError, ValueError) as error:
-            return fail(f"cannot read {args.file}: {error}")
-        except archive.Refused as error:
-            return fail(str(error))
+            return fail(f"import: cannot read {args.file}: {error}")
+        # The API's own bounds on what it is sent, which the rules do not know.
+        bounds = admit.Bounds(new_game=NewGame, sent=sound)
+        try:
+            game_id, token = await archive.load(store, entries, bounds)
+        except admit.Refused as error:
+            print(f"bijse: import: {error}", file=sys.stderr)
+            return 1
+        except archive.Unwritable as error:
+            return fail(f"import: {error}")
+        except Exception as error:  # one line, never a traceback, whatever a log holds
+            said = " ".join(str(error).split())[:200]
+            return fail(f"import: failed: {type(error).__name__}: {said}")
         print(f"imported game {game_id}; organizer token {token}")
         return 0
     finally:

@@ -22,6 +22,7 @@ loaded from the log by the new worker: nothing acknowledged is lost (acks follow
 """
 
 import asyncio
+import os
 import re
 import signal
 import socket
@@ -32,6 +33,7 @@ from typing import Any
 
 from starlette.types import ASGIApp
 
+from server.game.failures import Board
 from server.game.shares import worker_of
 from server.serve.head import HEAD_MAX, HEAD_S, whole
 from server.serve.intake import accepted, hand_over
@@ -76,13 +78,20 @@ class Door:
         self.stopping = False
         self.routing: set[asyncio.Task[None]] = set()
         self.accepting: asyncio.Task[Any] | None = None
+        # The workers' board of failed writes (server/game/failures.py, Board): in memory.
+        self.board = os.memfd_create("bijse-board")
+        os.ftruncate(self.board, Board.size(workers))
 
     def spawn(self, n: int) -> None:
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         try:
             process = subprocess.Popen(
-                [*self.command, "--door-fd", str(theirs.fileno()), "--worker", f"{n}/{self.count}"],
-                pass_fds=[theirs.fileno()],
+                [
+                    *self.command,
+                    *("--door-fd", str(theirs.fileno()), "--worker", f"{n}/{self.count}"),
+                    *("--board-fd", str(self.board)),
+                ],
+                pass_fds=[theirs.fileno(), self.board],
             )
         except OSError:
             ours.close()

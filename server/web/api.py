@@ -101,20 +101,20 @@ async def join_origin_route(request: Request) -> Response:
 
 
 async def healthz(request: Request) -> Response:
-    """Alive, and whether the store takes writes: 503 from a failed write until one succeeds."""
+    """Alive, and whether the store takes writes: 503 from a failed write until one succeeds,
+    this worker's or, under a door, another's (they share the store)."""
     worker = request.app.state.worker
     failures = referee(request).scribe.failures
-    body: dict[str, Any] = {"ok": failures.failing is None}
+    body: dict[str, Any] = {"ok": True}
     if failures.failing is not None:
-        body.update(
-            store="failing",
-            cause=failures.failing,
-            since=failures.since,
-            refused=failures.refused,
-        )
+        failing = {"cause": failures.failing, "since": failures.since, "refused": failures.refused}
+        body.update(ok=False, store="failing", **failing)
+    elif failures.board is not None and (other := failures.board.elsewhere()) is not None:
+        by, failing = other
+        body.update(ok=False, store="failing", **failing, by=by)
     if worker is not None:
         body["worker"] = worker
-    return JSONResponse(body, status_code=200 if failures.failing is None else 503)
+    return JSONResponse(body, status_code=200 if body["ok"] else 503)
 
 
 async def rulesets(request: Request) -> Response:
@@ -241,8 +241,11 @@ async def view(request: Request) -> Response:
 
 async def command(request: Request) -> Response:
     table, member = await seat(request)
-    limits(request).command(member_key(table, member), address(request))
-    command_id, parsed = parse_command(table.ruleset, await read_json(request))
+    key = member_key(table, member)
+    limits(request).command(key, address(request))
+    body = await read_json(request)
+    command_id, parsed = parse_command(table.ruleset, body)
+    await limits(request).costly(table, key, body["type"], command_id)
     answer = await referee(request).execute(table.game_id, member, command_id, parsed)
     return JSONResponse({"seq": answer.seq, "duplicate": answer.duplicate})
 
@@ -291,6 +294,8 @@ async def invites(request: Request) -> Response:
     # The sheet is handed round: an organizer's token on it would let anyone run the game.
     players = (m for m in table.committed_state.roster.members.values() if m.role != "organizer")
     for member in players:
+        if member.player_id not in tokens:
+            continue  # an imported game's: `bijse import` gives the organizer a token alone
         url = join_url(origin, table.game_id, tokens[member.player_id])
         result.append(
             {

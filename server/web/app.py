@@ -13,6 +13,7 @@ from starlette.routing import BaseRoute, Mount, Route, Router
 from starlette.types import Receive, Scope, Send
 from starlette.websockets import WebSocket
 
+from server.game.failures import Board
 from server.game.hub import Hub
 from server.game.referee import Referee
 from server.game.replay import Projector
@@ -59,6 +60,7 @@ def create_app(
     field_ca_page: str | None = None,
     migrate_on_start: bool = True,
     pwa: Path = PWA,
+    board_fd: int | None = None,
 ) -> Starlette:
     redact.install()
     store = Store.open(database_url)
@@ -68,6 +70,8 @@ def create_app(
         if migrate_on_start:
             await asyncio.to_thread(migrate.upgrade, store.url)
         referee = Referee(store, Hub(), owns=None if worker is None else owns(*worker))
+        if board_fd is not None and worker is not None:  # a door's worker: tell the others
+            referee.scribe.failures.board = Board(board_fd, worker[1], worker[0])
         app.state.referee = referee
         app.state.projector = Projector(store)
         await referee.start()

@@ -1,5 +1,5 @@
 """Rate limits that protect a game: how often one address or one token may create games, add
-players, send commands, and fail to authenticate.
+players, send commands (and costly ones: records of offline duels), and fail to authenticate.
 
 Each limit is a token bucket per key: `burst` at once, then `per_second` on average. An answer
 over the limit is 429 `rate_limited` with `Retry-After` (on a socket: an `error` with
@@ -7,8 +7,14 @@ over the limit is 429 `rate_limited` with `Retry-After` (on a socket: an `error`
 are wide; the per-token ones are what one phone or one organizer could need, and a socket has an
 allowance of its own for what is not a command (server/web/sockets.py). `BIJSE_RATE_LIMITS=off` (or
 `create_app(rate_limits=False)`) turns them all off, for load tests.
+
+A costly command (COSTLY: a record of an offline duel, whose checks hold the event loop for
+milliseconds) spends one of a per-member rate of its own as well, then waits for its turn on the
+worker: turns come PACE_S apart, so that however many phones send them, the loop spends most of
+its time on everything else; one whose turn is more than QUEUE_S away is refused 429.
 """
 
+import asyncio
 import math
 import os
 import time
@@ -16,6 +22,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TypeVar
 
+from server.game.table import Table
 from server.rules.core import RuleError
 
 T = TypeVar("T")
@@ -34,7 +41,18 @@ RATES = {
     "command": Rate(30, 10),  # per member: a phone taps a few times a second at most
     "address": Rate(1000, 500),  # commands per address: a festival behind one NAT
     "auth_failure": Rate(20, 1 / 6),  # unknown tokens per address: twenty, then ten a minute
+    # Per member, besides "command": a record of an offline duel makes the server check up to 30
+    # ECDSA signatures (some 2.8 ms of CPU, where a refused command of its size costs 0.5), and
+    # two colluding phones can make new valid ones at will. A phone brings each duel once, a
+    # handful at a time after a day in a dead spot: ten at once, then one every 10 s.
+    "offline_duel": Rate(10, 1 / 10),
 }
+# Commands that cost far more than a command to check, each counted also by the rate of its name.
+COSTLY = {"offline_duel": "records of offline duels"}
+# Costly commands take turns on a worker PACE_S apart, whoever sends them (a record of 30 texts,
+# some 5 ms of CPU with its request and its write, every 50 ms: a tenth of a core at most, and
+# 72,000 records an hour), and wait up to QUEUE_S for theirs.
+PACE_S, QUEUE_S = 0.05, 10.0
 # Per socket: pings (the application's and WebSocket ones), pongs and refused messages. The PWA
 # pings every 15 s, and uvicorn's keepalive gets a pong every 20 s.
 CHATTER = Rate(20, 2)
@@ -89,6 +107,28 @@ class Allowance:
         return self.bucket.take(self.rate)
 
 
+class Pace:
+    """Turns `gap` seconds apart, in the order they are asked for, none more than `most`
+    seconds ahead."""
+
+    __slots__ = ("clock", "free", "gap", "most")
+
+    def __init__(self, gap: float, most: float, clock: Callable[[], float]) -> None:
+        self.gap = gap
+        self.most = most
+        self.clock = clock
+        self.free = clock()  # the next turn
+
+    def turn(self, what: str) -> float:
+        """The seconds until the next turn, which is booked; RateLimited if it is too far."""
+        now = self.clock()
+        at = max(now, self.free)
+        if at - now > self.most:
+            raise RateLimited(what, at - now - self.most)
+        self.free = at + self.gap
+        return at - now
+
+
 class Limit:
     """One rate, a bucket per key."""
 
@@ -111,6 +151,12 @@ class Limit:
     def take(self, key: str) -> float:
         """Spend one for `key` if it has one; else the seconds until it does."""
         return self.bucket(key).take(self.rate)
+
+    def give_back(self, key: str) -> None:
+        """One spent by `key` for nothing."""
+        bucket = self.buckets.get(key)
+        if bucket is not None:
+            bucket.tokens = min(self.rate.burst, bucket.tokens + 1)
 
     def forget_full(self, now: float) -> None:
         """Buckets that have refilled say nothing a new bucket would not: drop them (and, if
@@ -136,6 +182,7 @@ class Limits:
         self.enabled = enabled
         self.clock = clock
         self.limits = {name: Limit(rate, clock) for name, rate in RATES.items()}
+        self.pace = Pace(PACE_S, QUEUE_S, clock)
 
     def take(self, name: str, key: str, what: str) -> None:
         """Spend one of `name` for `key`, or raise RateLimited."""
@@ -145,6 +192,28 @@ class Limits:
     def command(self, member_key: str, address: str) -> None:
         self.take("command", member_key, "commands from this phone")
         self.take("address", address, "commands from this address")
+
+    async def costly(
+        self, table: Table, member_key: str, command_type: object, command_id: str
+    ) -> None:
+        """Once a command is read, before the referee has it: a costly one (COSTLY) spends one
+        of its own rate too, then waits for its turn on this worker (one refused a turn is not
+        counted against its phone). Not a retry that the referee answers from memory, deciding
+        nothing: the `command_id` of a command written, or being written, in this game (the
+        app sends each try of a record with a new one, and is counted each time)."""
+        if not (self.enabled and isinstance(command_type, str) and command_type in COSTLY):
+            return
+        if command_id in table.answers or command_id in table.inflight:
+            return
+        what = COSTLY[command_type]
+        self.take(command_type, member_key, f"{what} from this phone")
+        try:
+            wait = self.pace.turn(f"{what} on this server")
+        except RateLimited:
+            self.limits[command_type].give_back(member_key)
+            raise
+        if wait:
+            await asyncio.sleep(wait)
 
     async def authenticate(self, address: str, seat: Callable[[], Awaitable[T]]) -> T:
         """`seat()` (who a token is). A token that verifies is let in, whatever else its address

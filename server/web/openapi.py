@@ -77,7 +77,7 @@ SHAPES: dict[str, Json] = {
             "since": {"type": "string"},
             "refused": {"type": "integer", "minimum": 1},
         },
-        WORKER,
+        {**WORKER, "by": {"type": "integer", "minimum": 0}},  # the worker whose write failed
     ),
     "JoinOrigin": shape(
         {

@@ -221,11 +221,13 @@ async def answer(
         if not isinstance(body.get("command"), dict):
             raise RuleError("invalid", "command: an object with the command's type and fields")
         commanded = True
-        limited.limits.command(f"{game_id}/{member.player_id}", limited.address)
+        key = f"{game_id}/{member.player_id}"
+        limited.limits.command(key, limited.address)
         table = await referee.games.table(game_id)
         command_id, command = parse_command(
             table.ruleset, {**body["command"], "command_id": body.get("command_id")}
         )
+        await limited.limits.costly(table, key, body["command"]["type"], command_id)
         result = await referee.execute(game_id, member, command_id, command, told)
     except REFUSED as error:
         if not commanded and not isinstance(error, RateLimited):

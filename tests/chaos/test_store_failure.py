@@ -247,3 +247,54 @@ async def test_a_full_disk_is_logged_once_and_failing_on_healthz_until_writes_wo
     assert not lost and not twice and not problems, (lost, twice, problems)
     assert all(r.data["card"]["title"] == r.command_id for r in log if r.type == "card_granted")
     assert server.died() == 0, server.log.read_text()
+
+
+@pytest.mark.parametrize("kind", ["SQLite on a full tmpfs", "PostgreSQL, disk_full"])
+async def test_under_a_door_every_worker_says_the_store_fails(kind: str, tmp_path: Path) -> None:
+    """Two workers share the store: once the game's worker fails a write, /healthz fails
+    whichever worker the door hands it to (Caddy's health check asks any), and is ok again on
+    every worker once a write succeeds."""
+    async with full_disk(kind, tmp_path) as disk:
+        server = Server(disk.url, tmp_path / "server.log", workers=2)
+        await server.start()
+        try:
+            async with httpx.AsyncClient(base_url=server.base, timeout=10) as http:
+                game = await Game.create(http)
+                anna = (await game.add("Anna"))["player_id"]
+                await game.ok(game.organizer, "start_game")
+
+                async def send(command_id: str) -> int:
+                    answer = await http.post(
+                        f"/api/games/{game.game_id}/commands",
+                        json=grant(command_id, anna),
+                        headers=game.auth(game.organizer),
+                    )
+                    return answer.status_code
+
+                async def healths() -> dict[int, int]:
+                    """Each worker's /healthz status (the door takes turns)."""
+                    seen: dict[int, int] = {}
+                    for _ in range(8):
+                        answer = await http.get("/healthz")
+                        seen[answer.json()["worker"]] = answer.status_code
+                    return seen
+
+                assert await healths() == {0: 200, 1: 200}
+                assert await send(uuid.uuid4().hex) == 200
+                assert server.process is not None
+                await disk.fill(server.process.pid)
+                refused = None
+                for _ in range(FITS):
+                    command_id = uuid.uuid4().hex
+                    if await send(command_id) == 503:
+                        refused = command_id
+                        break
+                assert refused is not None, f"{FITS} commands were written on a full disk"
+                assert await healths() == {0: 503, 1: 503}
+                answer = await http.get("/healthz")
+                assert disk.cause in answer.json()["cause"], answer.json()
+                await disk.free(server.process.pid)
+                assert await send(refused) == 200
+                assert await healths() == {0: 200, 1: 200}
+        finally:
+            server.stop()

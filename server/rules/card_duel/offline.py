@@ -143,10 +143,10 @@ def message(text: str) -> Message:
     return Message(text, parsed, body.encode(), raw)
 
 
-def verify(key: str, signed: Message) -> None:
+def verify(key: ec.EllipticCurvePublicKey, signed: Message) -> None:
     r, s = int.from_bytes(signed.signature[:32]), int.from_bytes(signed.signature[32:])
     try:
-        public_key(key).verify(encode_dss_signature(r, s), signed.signed, ec.ECDSA(hashes.SHA256()))
+        key.verify(encode_dss_signature(r, s), signed.signed, ec.ECDSA(hashes.SHA256()))
     except InvalidSignature as error:
         raise RuleError("bad_signature", "a message is not signed by its player's key") from error
 
@@ -262,7 +262,7 @@ def known(record: Record, keys: tuple[tuple[str, ...], tuple[str, ...]]) -> None
 def signed(record: Record, messages: list[Message]) -> None:
     """Every challenge and reveal signed by the key the challenger showed, every pick by the
     target's (`known` has checked that they are their players' keys)."""
-    challenger, target = record.keys
+    challenger, target = (public_key(key) for key in record.keys)  # read once, not a text
     for signed_message in messages:
         verify(target if isinstance(signed_message.body, Pick) else challenger, signed_message)
 
