@@ -7,10 +7,11 @@ import time
 
 from server.game import snapshots
 from server.game.hub import Hub
-from server.game.table import Table, paused_gc
+from server.game.table import Table
 from server.rules import RULESETS
 from server.rules.core import RuleError, fold
 from server.store import Store
+from server.store.bulk import paused_gc
 
 IDLE_S = 600.0  # a game nobody has watched or played for this long leaves memory (not the log)
 SWEEP_S = 60.0

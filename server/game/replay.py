@@ -10,9 +10,9 @@ import bisect
 from dataclasses import dataclass, field
 from typing import Any
 
-from server.game.table import paused_gc
 from server.rules.core import Event, Json, Member, Ruleset
 from server.store import Recorded, Store
+from server.store.bulk import paused_gc
 
 EVERY = 256
 PUBLIC = Member("", "", "spectator", None, "")

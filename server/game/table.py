@@ -1,10 +1,8 @@
 """One game in memory: its state as decided and as on disk, and what waits for the disk."""
 
 import asyncio
-import gc
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -45,16 +43,3 @@ class Answer:
     duplicate: bool
     events: list[Event]
     tokens: list[str] = field(default_factory=list)  # the new players' tokens, for add_player
-
-
-@contextmanager
-def paused_gc() -> Iterator[None]:
-    """Reading a long log makes millions of objects and no garbage cycles: the cycle collector
-    would only rescan them again and again (it costs a third of a load)."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()

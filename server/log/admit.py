@@ -38,7 +38,7 @@ import orjson
 from pydantic import BaseModel, ValidationError
 
 from server.clock import iso, now_ms, parse_iso
-from server.log.verify import Entry, Problem, brief, paused_gc, verify
+from server.log.verify import Entry, Problem, brief, verify
 from server.rules import RULESETS
 from server.rules.core import Event, Json, Member, RuleError, Ruleset, fold
 from server.rules.events import UnknownEvent
@@ -46,6 +46,7 @@ from server.rules.grown import one_command
 from server.rules.roster import AddPlayer, AddPlayers, PlayerJoined, admit, require_lobby
 from server.rules.validation import invalid
 from server.store import chain
+from server.store.bulk import paused_gc
 
 # The keys of an exported line (server/store/chain.py); `version` only above 1.
 KEYS = ("game_id", "seq", "type", "version", "at", "actor", "data", "prev_hash", "hash")

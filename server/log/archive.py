@@ -6,9 +6,10 @@ from collections.abc import AsyncIterator, Sequence
 import orjson
 
 from server.log.admit import Bounds, Refused, examine, replay
-from server.log.verify import Entry, paused_gc
+from server.log.verify import Entry
 from server.rules.core import Json
 from server.store import Append, Conflict, Recorded, Store, Unavailable, Unstorable, chain
+from server.store.bulk import paused_gc
 from server.store.models import MAX_SEQ, GameRow
 
 PAGE = 500  # events read and sent at a time: some milliseconds of work

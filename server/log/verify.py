@@ -8,12 +8,10 @@ deleted or swapped event shows too. `bijse verify FILE` reads an exported NDJSON
 (`bijse export`, or `GET /api/games/{gid}/events` as NDJSON), or that route's JSON answer.
 """
 
-import gc
 import hashlib
 import json
 import sys
-from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, NamedTuple, TypeGuard
 
@@ -22,6 +20,7 @@ import orjson
 from server.rules.chance import U64, redo
 from server.rules.roster import code_of
 from server.store import chain
+from server.store.bulk import paused_gc
 
 Json = dict[str, Any]
 MAX_SIZE = 10_000  # the most sides of a die, or cards of a shuffle, a log may ask to redo
@@ -238,20 +237,6 @@ def entries(text: str) -> list[Entry]:
                 except orjson.JSONDecodeError as error:
                     raise ValueError(f"line {number}: not JSON ({error.msg})") from None
     return found
-
-
-@contextmanager
-def paused_gc() -> Iterator[None]:
-    """No cycle collection while a long log's millions of objects are made, which make no
-    cycles (the collector would only scan them again and again): as server/game/table.py's,
-    which this layer cannot import."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 def main(path: str) -> int:
