@@ -15,6 +15,8 @@ const RETRY_DRAIN_MS = 8000;
 // says `challenge_expiry_s`.
 const EXPIRY_S = 60; // unless the game's config says `challenge_expiry_s`
 const EXPIRY_CHECK_MS = 1000;
+// A command on a socket silent this long after it was sent may expire before its answer comes.
+const SILENT_SEND_MS = 1500;
 // A refused command's banner: long enough to read, gone before it reads as a lasting state.
 const ERROR_SHOW_MS = 8000;
 
@@ -101,9 +103,11 @@ export class Game extends EventTarget {
 
   // A patch turns the view at `base` into the one at `seq`. One that does not start from the held
   // view (a message was lost, or GET /view moved ahead) cannot be applied: the socket starts over
-  // with after=<held seq> and gets a whole view. One already covered by the held view is dropped.
+  // with after=<held seq> and gets a whole view. One already covered by the held view is dropped,
+  // but one at the held seq itself (base = seq: the organizers' presence, no event written).
   applyPatch(message) {
-    if (message.seq <= this.seq) return;
+    const live = message.base === message.seq && message.seq === this.seq;
+    if (message.seq <= this.seq && !live) return;
     if (message.base !== this.seq || !this.view) {
       this.socket.resync();
       return;
@@ -195,6 +199,7 @@ export class Game extends EventTarget {
     }
     let answer;
     this.onTheWay = entry.command_id; // sent: its answer decides, not its age
+    this.onTheWaySince = Date.now();
     try {
       answer = await this.answerTo(entry);
     } finally {
@@ -237,12 +242,25 @@ export class Game extends EventTarget {
     return answer;
   }
 
-  // Take every queued entry whose time has passed out of the outbox, with its banner.
+  // Take every queued entry whose time has passed out of the outbox, with its banner. One sent
+  // on a socket that has not said a word since (a silent dead spot) expires as a queued one does:
+  // the socket is dropped as dead (the server may still have taken it: a view then shows it).
   async expireQueued() {
     for (const entry of this.queued) {
-      const expired = entry.command_id !== this.onTheWay && this.expiry(entry);
-      if (expired) await this.expire(entry, expired);
+      const expired = this.expiry(entry);
+      if (!expired) continue;
+      if (entry.command_id === this.onTheWay) {
+        if (!this.silentOnTheWay()) continue;
+        this.socket.lost();
+      }
+      await this.expire(entry, expired);
     }
+  }
+
+  // The command on the way went on the socket, SILENT_SEND_MS ago or more, and nothing came since.
+  silentOnTheWay() {
+    const since = this.onTheWaySince ?? Date.now();
+    return this.socket.isOpen && Date.now() - since >= SILENT_SEND_MS && (this.socket.lastHeard ?? 0) < since;
   }
 
   async expire(entry, code) {

@@ -55,6 +55,13 @@ export async function useWords(prefix) {
   langs.forEach((each, i) => Object.assign(catalogues[each], parts[i]));
 }
 
+// The addresses of every word file in use, in every language: the shell's and each ruleset
+// part's (a phone keeps them all for a switch of language with no signal).
+export function wordFiles() {
+  const prefixes = ["../i18n/", ...sources];
+  return LANGS.flatMap((each) => prefixes.map((prefix) => new URL(fileOf(prefix, each), import.meta.url).href));
+}
+
 // t("key", {count: 3, name: "Bob"}): plural entries are {one, few, many, other} picked by Intl.PluralRules.
 export function t(key, params = {}) {
   let entry = catalogues[lang][key] ?? catalogues.cs[key];

@@ -27,6 +27,12 @@ export function keepOffline() {
     { keep: performance.getEntriesByType("resource").map((entry) => entry.name) }));
 }
 
+// Files a ruleset needs with no signal that this page has not loaded (a QR decoder, the other
+// language's words): the worker fetches and keeps them now.
+export function keepFiles(urls) {
+  navigator.serviceWorker?.ready.then((registration) => registration.active?.postMessage({ keep: urls }));
+}
+
 // [{id, title, config_schema}] from the server (or as last heard when there is no signal).
 export async function known() {
   try {

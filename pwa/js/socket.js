@@ -6,6 +6,9 @@
 // drops the socket, so the chip stops saying "connected" within 15 s of the last word. A socket
 // counts as open ("connected") from the first word heard on it, not from the handshake: a proxy or
 // a dead spot can complete the handshake while nothing comes through.
+// Once the phone knows it has no signal (the browser went offline, a ping went unanswered, a
+// reconnect closed with no word heard) the status stays "closed" ("no signal") through the
+// reconnects that follow, until a word is heard: not "connecting" for the rest of a dead spot.
 // The token goes in the first message (hello), never in the URL: URLs end up in logs.
 import * as clock from "./clock.js";
 
@@ -13,6 +16,7 @@ const CHECK_EVERY_MS = 2000;
 const QUIET_MS = 5000;
 const PONG_WAIT_MS = 5000;
 const ANSWER_TIMEOUT_MS = 15000;
+const OPEN_WAIT_MS = 10000; // a handshake a dead spot holds this long is no answer either
 const MAX_BACKOFF_MS = 30000;
 
 export class GameSocket {
@@ -25,6 +29,7 @@ export class GameSocket {
     this.pingSentAt = null;
     this.helloSent = false;
     this.stopped = true;
+    this.silent = false; // no signal known, until a word is heard
   }
 
   start() {
@@ -52,7 +57,9 @@ export class GameSocket {
     const path = `/ws/games/${encodeURIComponent(this.gameId)}?after=${this.after()}`;
     const ws = new WebSocket(`${scheme}://${location.host}${path}`);
     this.ws = ws;
-    this.setStatus("connecting");
+    this.heard = false;
+    this.openedAt = Date.now();
+    this.setStatus(this.silent ? "closed" : "connecting");
     ws.onopen = () => {
       ws.send(JSON.stringify({ type: "hello", token: this.token }));
       this.helloSent = true;
@@ -62,12 +69,15 @@ export class GameSocket {
     };
     ws.onmessage = (event) => {
       this.lastHeard = Date.now();
+      this.heard = true;
+      this.silent = false;
       this.attempts = 0;
       this.setStatus("open");
       this.receive(JSON.parse(event.data));
     };
     ws.onclose = (event) => {
       if (this.ws !== ws) return;
+      if (!this.heard) this.silent = true; // a reconnect that got no answer
       this.closed();
       // 4xxx: the server refused this token or game; retrying will not help.
       if (event.code >= 4000 && event.code < 5000) this.onFatal?.(event.code, event.reason);
@@ -101,6 +111,7 @@ export class GameSocket {
   // The connection is known to be gone (the browser went offline): drop it and try again later.
   lost() {
     if (this.stopped) return;
+    this.silent = true;
     this.drop();
     this.scheduleRetry();
   }
@@ -126,8 +137,9 @@ export class GameSocket {
   }
 
   checkAlive() {
-    if (!this.isOpen) return;
     const now = Date.now();
+    if (this.ws && !this.isOpen && now - this.openedAt > OPEN_WAIT_MS) this.lost();
+    if (!this.isOpen) return;
     if (this.pingSentAt !== null && now - this.pingSentAt > PONG_WAIT_MS) this.lost();
     else if (now - this.lastHeard > QUIET_MS) this.ping();
   }

@@ -9,11 +9,12 @@ import { serverNow } from "../../clock.js";
 import { qrMatrix, qrSvg } from "../../qr.js";
 import { countdown } from "../../countdown.js";
 import { cardFace, cardView } from "../../views/common.js";
-import { makeKey, storedKey } from "./keys.js";
+import { storedKey } from "./keys.js";
+import { ensureKey, keyReady, register, stateOf } from "./ready.js";
 import { settle } from "./outcome.js";
 import { commitment, faceData, fromQr, parse, prevOf, randomB64, seal, signedBy } from "./qrtext.js";
 import { claimDue, gameDuels, keptDuel, postCommand, save, sync } from "./records.js";
-import { loadDecoder, reader, stopReading } from "./reader.js";
+import { reader, stopReading } from "./reader.js";
 
 // A card's face: one of mine, or the one the other phone showed with the text that played it.
 function faceOf(view, cardId, shown) {
@@ -21,95 +22,38 @@ function faceOf(view, cardId, shown) {
   return mine ?? { ...(shown ?? { title: cardId, big: 0, small: 0, kind: "unknown", ranged: false }), card_id: cardId };
 }
 
-// -- the key --------------------------------------------------------------------------------------
-
-const keyState = new Map(); // game:player -> {key, registering, failed}
-
-// This phone's key, once read from IndexedDB (undefined until then, null when it has none).
-// The player registers it with one tap while online (`register`): a key registered by itself at
-// every load would change the view under whatever the player (or a test) is doing, and two
-// phones of one player would take turns replacing each other's key.
-function ensureKey(app, game) {
-  const me = game.view.me;
-  const id = `${game.gameId}:${me.player_id}`;
-  let state = keyState.get(id);
-  if (!state) {
-    state = { key: undefined, registering: false };
-    keyState.set(id, state);
-    storedKey(game.gameId, me.player_id).then((key) => {
-      state.key = key;
-      app.render();
-    });
-  }
-  return state.key;
-}
-
-// Sent over HTTP beside the outbox (which holds what the player did, in order): the phone's
-// stored key when the server counts none, else a new one (this phone lost its key, or another
-// phone's counts). The view, pushed by the socket, then holds its key_id.
-async function register(app, game) {
-  const me = game.view.me;
-  const state = keyState.get(`${game.gameId}:${me.player_id}`);
-  if (!state || state.registering) return;
-  state.registering = true;
-  app.render();
-  try {
-    const key = state.key && !me.key_id ? state.key : await makeKey(game.gameId, me.player_id);
-    state.key = key;
-    const answer = await postCommand(game, { type: "register_key", public_key: key.public_key });
-    state.failed = answer?.ok ? null : (answer?.data?.error?.code ?? "network");
-  } finally {
-    state.registering = false;
-    app.render();
-  }
-}
-
-// The phone may duel offline: its stored key is the one the server counts.
-function keyReady(game, key) {
-  return Boolean(key && game.view.me.key_id && key.key_id === game.view.me.key_id);
-}
-
 // -- the main screen's part --------------------------------------------------------------------------
 
-// Offline duel buttons on the player's main screen, or why there are none.
-export function offlineSection(app, game) {
+// Offline duel buttons on the player's main screen, or why there are none. The key is made and
+// registered by itself on the first load with signal (ready.js). With no signal (`first`) the
+// section stands where the challenge form stood, its two buttons first.
+export function offlineSection(app, game, { first = false } = {}) {
   const { me, game: info } = game.view;
   if (info.status !== "running" || !me.alive) return null;
   const key = ensureKey(app, game);
   const ready = keyReady(game, key);
-  if (ready) keepDecoder();
-  return h("section", { class: "offline-duel", testid: "offline-section" },
+  const hint = h("div", { class: "hint" }, t("offline.hint"));
+  const actions = h("div", { class: "offline-actions" },
+    h("button", { class: "primary", testid: "offline-challenge", onclick: () => app.set({ offline: { step: "choose" } }) }, t("offline.challenge")),
+    h("button", { class: "secondary", testid: "offline-answer", onclick: () => app.set({ offline: { step: "read-challenge" }, readerError: null }) }, t("offline.answer")));
+  return h("section", { class: `offline-duel${first ? " first" : ""}`, testid: "offline-section" },
     h("h2", {}, t("offline.title")),
-    ready
-      ? [h("div", { class: "hint" }, t("offline.hint")),
-        h("div", { class: "offline-actions" },
-          h("button", { class: "primary", testid: "offline-challenge", onclick: () => app.set({ offline: { step: "choose" } }) }, t("offline.challenge")),
-          h("button", { class: "secondary", testid: "offline-answer", onclick: () => app.set({ offline: { step: "read-challenge" }, readerError: null }) }, t("offline.answer")))]
-      : keyProblem(app, game, key),
+    ready ? (first ? [actions, hint] : [hint, actions]) : keyProblem(app, game, key),
     unfinished(app, game),
     syncList(game));
 }
 
-// The QR decoder, fetched once while online so that the worker keeps it for the dead spot; a
-// few seconds after the screen, not to slow the game's first view on a weak signal.
-let decoderAsked = false;
-
-function keepDecoder() {
-  if (decoderAsked || "BarcodeDetector" in window || !navigator.onLine) return;
-  decoderAsked = true;
-  setTimeout(() => loadDecoder().catch(() => { decoderAsked = false; }), 3000);
-}
-
-// Why this phone cannot duel offline now, and the button that prepares it (with signal).
+// Why this phone cannot duel offline now; the button that prepares it (with signal) only when
+// preparing by itself failed, or when another phone's key counts.
 function keyProblem(app, game, key) {
   const me = game.view.me;
-  const state = keyState.get(`${game.gameId}:${me.player_id}`);
+  const state = stateOf(game);
   const other = key && me.key_id && key.key_id !== me.key_id; // another phone's key counts
   const code = key === undefined ? "key_loading" : state?.registering ? "key_registering" : other ? "key_other" : "no_key";
   return h("div", { class: "hint refused", testid: "offline-no-key", "data-code": code },
     t(`offline.${code}`),
     state?.failed && h("div", { class: "chip bad" }, state.failed === "network" ? t("offline.no_signal") : errorText(state.failed, "", "card-duel")),
-    key !== undefined && !state?.registering && navigator.onLine && h("button", { class: "secondary", testid: "offline-register", onclick: () => register(app, game) }, t("offline.prepare")));
+    key !== undefined && !state?.registering && navigator.onLine && (state?.failed || other) && h("button", { class: "secondary", testid: "offline-register", onclick: () => register(app, game) }, t("offline.prepare")));
 }
 
 // The player's latest offline duel as the server took it, when the organizer is to decide a

@@ -10,6 +10,7 @@ import { cardFace, cardView, codeForm, gameOver, playersList, sendCode, sending 
 import { scanner, stopScan } from "../../views/scanner.js";
 import { offlineDispute, offlineScreen, offlineSection } from "./offline.js";
 import { offlineStun, reconcile, watch } from "./records.js";
+import { prepare } from "./ready.js";
 
 // What the player's phone asks the wake lock for: a duel or a countdown on screen.
 export function playerNeedsAwake(view) {
@@ -57,6 +58,7 @@ export function playerScreen(app, game) {
   // Once the game has ended a stun binds nobody: the last screen tells the story instead.
   watch(app, game);
   reconcile(game);
+  prepare(app, game); // ready for a dead spot from the first load with signal, lobby too
   // A stun from an offline duel binds before the server knows of it.
   const stunnedUntil = [view.me.stunned_until, offlineStun(game)].filter(inForce).sort().at(-1);
   const stunned = Boolean(stunnedUntil) && view.game.status !== "ended";
@@ -81,6 +83,8 @@ function mainScreen(app, game) {
   const ended = info.status === "ended";
   const may = game.view.may || {};
   const hasCrossbow = (me.items || []).includes("crossbow");
+  // The phone knows it has no signal: offline, or a reconnect that got no answer (socket.js).
+  const noSignal = !navigator.onLine || game.connection === "closed";
   return h("main", { class: "player" },
     info.status === "lobby" && h("div", { class: "banner info", testid: "lobby-banner" }, t("game.lobby")),
     ended && gameOver(game, { mine: t(`end.mine.${!me.alive ? "dead" : me.wounded ? "wounded" : "alive"}`), result: result(game.view) }),
@@ -100,6 +104,10 @@ function mainScreen(app, game) {
       h("strong", {}, t("immune.title")),
       countdown(me.immune_until, { testid: "immune-countdown", alarm: true, cls: "banner-count" }),
       h("span", {}, t("immune.hint"))),
+    // With no signal the offline duel's two buttons take the place of the main action, first
+    // on the screen (a 320 × 568 phone shows them without scrolling); the code and the challenge
+    // form, whose challenge would wait for a signal, follow.
+    !ended && noSignal && offlineSection(app, game, { first: true }),
     h("section", { class: "me" },
       h("h1", { class: "me-name", testid: "my-name" }, me.name),
       h("div", { class: "code", testid: "my-code" }, me.code),
@@ -108,7 +116,7 @@ function mainScreen(app, game) {
         app.ui.showQr ? t("me.hide_qr") : t("me.show_qr")),
       app.ui.showQr && h("div", { class: "my-qr", testid: "my-qr" }, svgNode(qrSvg(me.code)))),
     !ended && (offered(may.challenge) ? challengeForm(app, game, offered(may["challenge:ranged"])) : me.alive && info.status === "running" && refusal(may.challenge, "challenge-refused")),
-    !ended && offlineSection(app, game),
+    !ended && !noSignal && offlineSection(app, game),
     h("section", { class: "cards-section" },
       h("h2", {}, t("cards.title", { count: me.cards.length })),
       h("div", { class: "card-list" }, me.cards.map((card) => cardView(card, { testid: `card-${card.card_id}` }))),
