@@ -32,9 +32,7 @@ class Recorder(Phone):
     async def receive(self, timeout: float = 5) -> dict[str, Any]:
         message = await super().receive(timeout)
         if message["type"] in ("view", "patch"):
-            # (less the organizers' presence: live, never in the log, so never replayed)
-            view = {k: v for k, v in bare(self.view).items() if k != "presence"}
-            self.seen.append({**message, "view": view})
+            self.seen.append({**message, "view": bare(self.view)})
         return message
 
     async def drain(self) -> None:

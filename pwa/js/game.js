@@ -103,11 +103,9 @@ export class Game extends EventTarget {
 
   // A patch turns the view at `base` into the one at `seq`. One that does not start from the held
   // view (a message was lost, or GET /view moved ahead) cannot be applied: the socket starts over
-  // with after=<held seq> and gets a whole view. One already covered by the held view is dropped,
-  // but one at the held seq itself (base = seq: the organizers' presence, no event written).
+  // with after=<held seq> and gets a whole view. One already covered by the held view is dropped.
   applyPatch(message) {
-    const live = message.base === message.seq && message.seq === this.seq;
-    if (message.seq <= this.seq && !live) return;
+    if (message.seq <= this.seq) return;
     if (message.base !== this.seq || !this.view) {
       this.socket.resync();
       return;

@@ -14,20 +14,11 @@ A message goes out at once when nothing waits before it and the socket's transpo
 (no task switch per screen). A slow phone never holds up the others nor grows the server's
 memory: each screen has its own short queue; when it falls behind by more than a few patches
 they are dropped, and it gets one whole view when it reads again.
-
-The organizers' audience (key "organizer") also sees each member's presence, which is no part of
-the state: `presence`, by player_id, {"joined": true, "connected": bool} for every member whose
-token the server has seen (tokens.seen_at, read by the referee). The hub counts each member's
-screens; a member's first screen opening or last one closing, or a first join, is one patch of
-that member's entry to the organizers' screens, at the seq they hold (no event was written).
-Changes are gathered for half a second into one patch: a phone flapping in a dead spot (its
-socket closed and open again meanwhile) is sent as nothing, and ten thousand phones arriving
-at once do not push the console past its queue (BEHIND) into whole views of every row.
 """
 
 import asyncio
 import heapq
-from collections.abc import Awaitable, Callable, Iterable, Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
 from functools import lru_cache
 from typing import Any
@@ -40,8 +31,6 @@ from server.rules.core import Json, Member, Ruleset, Sight
 from server.rules.rows import Row, Rows
 
 PATCH = '{"type":"patch"'
-ORGANIZERS = "organizer"  # the audience that is shown presence
-PRESENCE_S = 0.5  # presence changes gathered into one patch
 BEHIND = 8  # patches waiting for one screen before it is resynced with a whole view instead
 MESSAGES = 256  # answers waiting for one screen (a client that sends and never reads): cut off
 
@@ -55,11 +44,8 @@ def moment(until: str) -> int:
 class Audience:
     """The screens of one game that share a part of the view, and that part as last sent."""
 
-    def __init__(
-        self, key: str, seq: int, rows: Rows[Any] | None, presence: Json | None = None
-    ) -> None:
+    def __init__(self, key: str, seq: int, rows: Rows[Any] | None) -> None:
         self.key = key
-        self.presence = presence  # the game's presence part (the hub's, shared), if shown
         self.shared: Json = {}
         self.seq = seq
         self.rows = rows  # the shared part kept a row at a time, if it grows with the game
@@ -80,8 +66,6 @@ class Audience:
             shared, due = self.rows.build(state, now)
             heapq.heapify(due)
             self.due, self.until = due, {row: until for until, row in due}
-        if self.presence is not None:  # the same object as held: kept by the hub, not diffed
-            shared["presence"] = self.presence
         change = diff(self.shared, shared)
         self.shared = shared
         return change
@@ -306,25 +290,9 @@ class Screen:
             await self.close()
 
 
-class Presence:
-    """Who of one game has joined, and how many screens each member has open now."""
-
-    __slots__ = ("changed", "part", "screens", "timer")
-
-    def __init__(self, joined: Iterable[str]) -> None:
-        self.part: Json = {p: {"joined": True, "connected": False} for p in joined}
-        self.screens: dict[str, int] = {}
-        self.changed: set[str] = set()  # members whose entry may have changed since last sent
-        self.timer: asyncio.TimerHandle | None = None
-
-    def entry(self, player_id: str) -> Json:
-        return {"joined": True, "connected": self.screens.get(player_id, 0) > 0}
-
-
 class Hub:
     def __init__(self) -> None:
         self.audiences: dict[str, dict[str, Audience]] = {}  # game -> audience key -> audience
-        self.presence: dict[str, Presence] = {}  # game -> presence, while it has screens
         self.held: list[Screen] | None = None  # corked: the screens holding messages
 
     @contextmanager
@@ -350,96 +318,25 @@ class Hub:
         seq: int,
         screen: Screen,
         now: int | None = None,
-        joined: Iterable[str] = (),
     ) -> None:
-        """Seat a screen on the game as of `seq`; the caller shows it or says it is up to date.
-        `joined`: the members whose token the server has seen, for the organizers' presence."""
+        """Seat a screen on the game as of `seq`; the caller shows it or says it is up to date."""
         sight = ruleset.parts
         now = now_ms() if now is None else now
         key = sight.audience(screen.member)
         audiences = self.audiences.setdefault(game_id, {})
-        presence = self.presence.get(game_id)
-        if presence is None:
-            presence = self.presence[game_id] = Presence(joined)
         audience = audiences.get(key)
         if audience is None:
-            shown = presence.part if key == ORGANIZERS else None
-            audience = audiences[key] = Audience(key, seq, sight.rows(key), shown)
+            audience = audiences[key] = Audience(key, seq, sight.rows(key))
             audience.build(sight, state, now)
         elif audience.seq != seq:  # the game moved on without a word to this audience yet
             # (rows kept one at a time cannot tell what changed meanwhile: built whole)
             self.refresh(audience, sight, state, seq, None if audience.rows else set(), now)
-        screen.private = sight.private(state, screen.member, now)
-        player_id = screen.member.player_id
-        presence.screens[player_id] = presence.screens.get(player_id, 0) + 1
-        self.present(game_id, player_id)
-        if audience.presence is not None:  # an organizer (rare): the view it is about to be
-            self.send_presence(game_id)  # shown holds its own arrival, and it is sent no patch
-        audience.screens.setdefault(player_id, set()).add(screen)
+        audience.screens.setdefault(screen.member.player_id, set()).add(screen)
         screen.audience = audience
         screen.hub = self
-        audience.keep(player_id, screen.private)
+        screen.private = sight.private(state, screen.member, now)
+        audience.keep(screen.member.player_id, screen.private)
         screen.seq = seq
-
-    def seen(self, game_id: str, player_id: str) -> None:
-        """A member's token was seen for the first time: joined, on the organizers' screens."""
-        self.present(game_id, player_id)
-
-    def present(self, game_id: str, player_id: str) -> None:
-        """A member's presence may have changed: sent with the others' in PRESENCE_S."""
-        presence = self.presence.get(game_id)
-        if presence is None:
-            return
-        presence.changed.add(player_id)
-        if presence.timer is None:
-            try:
-                loop = asyncio.get_running_loop()
-            except RuntimeError:  # no loop (a test of the hub alone): at once
-                self.send_presence(game_id)
-                return
-            presence.timer = loop.call_later(PRESENCE_S, self.send_presence, game_id)
-
-    def send_presence(self, game_id: str) -> None:
-        """The entries that changed since last sent, in one patch to every screen of the
-        organizers' audience (at the seq they hold: nothing was written)."""
-        presence = self.presence.get(game_id)
-        if presence is None:
-            return
-        if presence.timer is not None:
-            presence.timer.cancel()  # (sent before its time: an organizer's screen joined)
-            presence.timer = None
-        changed, presence.changed = presence.changed, set()
-        change: Json = {}
-        for player_id in changed:
-            entry, before = presence.entry(player_id), presence.part.get(player_id)
-            if entry != before:
-                presence.part[player_id] = entry
-                change[player_id] = (
-                    entry if before is None else {k: v for k, v in entry.items() if before[k] != v}
-                )
-        audience = self.audiences.get(game_id, {}).get(ORGANIZERS)
-        if not change or audience is None or audience.presence is None:
-            return
-        text = orjson.dumps({"presence": change}).decode()
-        stamp, made = iso(now_ms()), dict[int, str]()
-        for screens in audience.screens.values():
-            for screen in screens:
-                screen.patch(audience.seq, text, stamp, made)
-
-    def presence_now(self, game_id: str, joined: Iterable[str]) -> Json:
-        """The organizers' presence as it is this moment (for GET …/view: not gathered)."""
-        presence = self.presence.get(game_id)
-        screens = {} if presence is None else presence.screens
-        return {p: {"joined": True, "connected": screens.get(p, 0) > 0} for p in joined}
-
-    def greet(self, screen: Screen, now: int) -> None:
-        """A screen of the organizers that holds the newest seq already (nothing is sent to it
-        otherwise) is sent the presence whole: it changed unseen while the screen was away.
-        Members are never removed from it, so a merge patch of it is the whole of it."""
-        audience = screen.audience
-        if audience is not None and audience.presence is not None:
-            text = orjson.dumps({"presence": audience.presence}).decode()
-            screen.patch(screen.seq, text, iso(now))
 
     def leave(self, game_id: str, screen: Screen) -> None:
         screen.closed = True
@@ -455,19 +352,6 @@ class Hub:
                 del audiences[audience.key]
                 if not audiences:
                     del self.audiences[game_id]
-            presence = self.presence.get(game_id)
-            if presence is not None:
-                player_id = screen.member.player_id
-                left = presence.screens.get(player_id, 0) - 1
-                if left > 0:
-                    presence.screens[player_id] = left
-                else:
-                    presence.screens.pop(player_id, None)
-                    self.present(game_id, player_id)
-            if game_id not in self.audiences:
-                gone = self.presence.pop(game_id, None)
-                if gone is not None and gone.timer is not None:
-                    gone.timer.cancel()
 
     def publish(
         self,

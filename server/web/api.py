@@ -8,7 +8,6 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 
 from server.clock import iso, now_ms
-from server.game.hub import ORGANIZERS
 from server.game.referee import Referee
 from server.game.replay import PUBLIC
 from server.game.table import Table
@@ -237,9 +236,6 @@ async def view(request: Request) -> Response:
     table, member = await seat(request)
     now = now_ms()
     shown = table.ruleset.view(table.committed_state, member, now)
-    if table.ruleset.parts.audience(member) == ORGANIZERS:  # as its socket's view has it
-        presence = referee(request).hub.presence_now(table.game_id, table.joined or ())
-        shown = {**shown, "presence": presence}
     return JSONResponse({"seq": table.committed_seq, "server_time": iso(now), "view": shown})
 
 

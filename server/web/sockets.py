@@ -116,14 +116,10 @@ async def play(
     screen = Screen(member, websocket.send_text, lambda: websocket.close(code=1008), write)
     pump = asyncio.create_task(screen.pump())
     try:
-        joined = await referee.joined(table)
-        seq, now = table.committed_seq, now_ms()
-        state = table.committed_state
-        referee.hub.join(table.game_id, table.ruleset, state, seq, screen, now, joined)
+        seq = table.committed_seq
+        referee.hub.join(table.game_id, table.ruleset, table.committed_state, seq, screen)
         if held != seq:
-            screen.show(seq, now)  # else the phone is up to date: say nothing
-        else:
-            referee.hub.greet(screen, now)  # (but an organizer's presence may have changed)
+            screen.show(seq, now_ms())  # else the phone is up to date: say nothing
         while True:
             message = await websocket.receive()
             if message["type"] == "websocket.disconnect":

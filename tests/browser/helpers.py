@@ -137,8 +137,10 @@ async def new_game(
     *,
     stun_s: int = 120,
     config: dict[str, Any] | None = None,
+    started: bool = True,
 ) -> dict[str, Any]:
-    """A running card-duel game made over HTTP: {gid, org, players: {name: added player}}."""
+    """A card-duel game made over HTTP, running unless not `started` (its lobby): {gid, org,
+    players: {name: added player}}."""
     settings = {"stun_s": stun_s, "escape_immunity_s": 10, "pick_timeout_s": None, **(config or {})}
     answer = await api.post(
         "/api/games", json={"ruleset": "card-duel", "name": "Test", "config": settings}
@@ -155,7 +157,8 @@ async def new_game(
         )
         assert added.status_code == 201, added.text
         players[name] = added.json()
-    await command(api, gid, org, {"type": "start_game"})
+    if started:
+        await command(api, gid, org, {"type": "start_game"})
     return {"gid": gid, "org": org, "players": players}
 
 

@@ -162,6 +162,12 @@ async def test_phone_fed_patches_holds_the_view_get_view_answers(
     page = await context.new_page()
     await page.goto(local(alice["join_url"], live_server))
     await expect(page.get_by_test_id("my-code")).to_have_text(alice["code"])
+    # The phone registers its key for offline duels by itself: a change of her own view.
+    for _ in range(100):
+        if (await server_view(api, gid, alice["token"]))["me"]["key_id"]:
+            break
+        await asyncio.sleep(0.1)
+    await asyncio.sleep(0.5)
     await same_as_server(page, api, gid, alice["token"])
     first = len(await frames(page))
 

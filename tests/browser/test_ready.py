@@ -4,7 +4,6 @@ words in both languages, so that English reads with no signal."""
 
 import asyncio
 import re
-from typing import Any
 
 import httpx
 from playwright.async_api import Route, expect
@@ -31,30 +30,10 @@ FILES = [
 ]
 
 
-async def lobby_game(api: httpx.AsyncClient, names: list[str]) -> dict[str, Any]:
-    """A card-duel game not started yet: {gid, org, players}."""
-    answer = await api.post(
-        "/api/games",
-        json={"ruleset": "card-duel", "name": "Test", "config": {"pick_timeout_s": None}},
-    )
-    assert answer.status_code == 201, answer.text
-    gid, org = answer.json()["game_id"], answer.json()["organizer_token"]
-    players = {}
-    for name in names:
-        added = await api.post(
-            f"/api/games/{gid}/players",
-            json={"name": name, "role": "player"},
-            headers={"Authorization": f"Bearer {org}"},
-        )
-        assert added.status_code == 201, added.text
-        players[name] = added.json()
-    return {"gid": gid, "org": org, "players": players}
-
-
 async def test_a_phone_prepares_itself_in_the_lobby(
     phone: Phone, api: httpx.AsyncClient, live_server: str
 ) -> None:
-    game = await lobby_game(api, ["Alice", "Bob"])
+    game = await new_game(api, ["Alice", "Bob"], started=False)
     alice = game["players"]["Alice"]
     context = await phone(viewport={"width": 320, "height": 568})
     page = await context.new_page()

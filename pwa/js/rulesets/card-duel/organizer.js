@@ -166,7 +166,6 @@ function playersTable(app, game) {
   for (const c of game.inFlight()) if (c.player_id) pending.set(c.player_id, [...(pending.get(c.player_id) || []), c.type]);
   return h("section", { class: "players-table" },
     h("h2", {}, t("players.title", { count: count(view.players) })),
-    all.length > 0 && presenceLine(view, all),
     !all.length && h("p", { class: "hint" }, t("players.none")),
     all.length > 0 && playerFilter(app, { count: all.length, shown: shown.length }),
     keyed("div", { class: "player-rows", testid: "player-rows" }, shown.map((p) => {
@@ -181,45 +180,14 @@ function playersTable(app, game) {
         immune: inForce(p.immune_until),
         suffers: suffering(p.effect),
         sending: pending.get(p.player_id) ?? [],
-        seen: view.presence?.[p.player_id] ?? null,
       };
       return { key: p.player_id, data: row, render: () => playerRow(app, game, row) };
     })));
 }
 
-// Who has opened the invite, who has the game open now and who has a key for duels without
-// signal: the server's `presence` (the organizers' own, live, not in the log) and each row's
-// `key_id`. The head counts them, with the marks each row shows (its legend).
-const MARK = { connected: "●", joined: "○", absent: "✉", ready: "⚷" };
-
-function presenceLine(view, all) {
-  const seen = view.presence || {};
-  const connected = all.filter((p) => seen[p.player_id]?.connected).length;
-  const joined = all.filter((p) => seen[p.player_id]?.joined).length;
-  const ready = all.filter((p) => p.key_id != null).length;
-  const part = (mark, words, testid, number) => h("span", { class: "presence-part", testid, "data-count": String(number) },
-    h("span", { class: "presence-mark", "aria-hidden": "true" }, mark), " ", words);
-  return h("p", { class: "presence-line hint", testid: "presence-line" },
-    part(MARK.connected, t("presence.connected", { connected, count: all.length }), "presence-connected", connected), " · ",
-    part(MARK.joined, t("presence.joined", { count: joined }), "presence-joined", joined), " · ",
-    part(MARK.ready, t("presence.ready", { count: ready }), "presence-ready", ready));
-}
-
-function presenceMarks(p, seen) {
-  const state = seen?.connected ? "connected" : seen?.joined ? "joined" : "absent";
-  const words = t(`presence.row.${state}`);
-  return [
-    h("span", { class: `chip presence ${state === "connected" ? "ok" : ""}`, testid: `presence-${p.player_id}`,
-      "data-presence": state, role: "img", title: words, "aria-label": words }, MARK[state]),
-    p.key_id != null && h("span", { class: "chip presence ready", testid: `ready-${p.player_id}`,
-      role: "img", title: t("presence.row.ready"), "aria-label": t("presence.row.ready") }, MARK.ready),
-  ];
-}
-
-function playerRow(app, game, { p, open, opponent, stunned, immune, suffers, seen }) {
+function playerRow(app, game, { p, open, opponent, stunned, immune, suffers }) {
   return h("div", { class: `prow ${p.alive ? "" : "is-dead"}`, testid: `player-row-${p.player_id}` },
     playerRowHead(app, p, open,
-      ...presenceMarks(p, seen),
       p.alive ? null : h("span", { class: "chip dead", testid: `org-dead-${p.player_id}` }, t("state.dead")),
       p.wounded ? h("span", { class: "chip wound", testid: `org-wounded-${p.player_id}` }, t("state.wounded")) : null,
       stunned && h("span", { class: "chip stun" }, t("state.stunned"), " ",
