@@ -168,6 +168,17 @@ def grant(command_id: str, player_id: str) -> dict[str, Any]:
     return {"command_id": command_id, "type": "grant_card", "player_id": player_id, "card": card}
 
 
+async def granting(
+    http: httpx.AsyncClient, game: Game, player_id: str, command_id: str
+) -> httpx.Response:
+    """The organizer's `grant` command with this id, over HTTP."""
+    return await http.post(
+        f"/api/games/{game.game_id}/commands",
+        json=grant(command_id, player_id),
+        headers=game.auth(game.organizer),
+    )
+
+
 @pytest.mark.parametrize(
     "kind", ["SQLite on a full tmpfs", "SQLite, file size limit", "PostgreSQL, disk_full"]
 )
@@ -185,11 +196,7 @@ async def test_a_full_disk_is_logged_once_and_failing_on_healthz_until_writes_wo
                 await game.ok(game.organizer, "start_game")
 
                 async def send(command_id: str) -> int:
-                    answer = await http.post(
-                        f"/api/games/{game.game_id}/commands",
-                        json=grant(command_id, anna),
-                        headers=game.auth(game.organizer),
-                    )
+                    answer = await granting(http, game, anna, command_id)
                     if answer.status_code == 200:
                         acked[command_id] = answer.json()["seq"]
                     else:
@@ -264,12 +271,7 @@ async def test_under_a_door_every_worker_says_the_store_fails(kind: str, tmp_pat
                 await game.ok(game.organizer, "start_game")
 
                 async def send(command_id: str) -> int:
-                    answer = await http.post(
-                        f"/api/games/{game.game_id}/commands",
-                        json=grant(command_id, anna),
-                        headers=game.auth(game.organizer),
-                    )
-                    return answer.status_code
+                    return (await granting(http, game, anna, command_id)).status_code
 
                 async def healths() -> dict[int, int]:
                     """Each worker's /healthz status (the door takes turns)."""
