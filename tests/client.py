@@ -81,6 +81,7 @@ class Phone:
         self.socket = socket
         self.view: dict[str, Any] | None = None
         self.seq = 0
+        self.presence: dict[str, Any] | None = None  # an organizer's roll call, as heard
 
     @classmethod
     async def connect(cls, url: str) -> "Phone":
@@ -97,6 +98,9 @@ class Phone:
             assert message["base"] == self.seq, (message["base"], self.seq)
             assert message["seq"] > self.seq, "patches arrive in seq order"
             self.view, self.seq = apply(self.view, message["patch"]), message["seq"]
+        elif message["type"] == "presence":
+            held = {} if message["whole"] else (self.presence or {})
+            self.presence = {**held, **message["members"]}
         return message
 
     async def until(self, kind: str, timeout: float = 5) -> dict[str, Any]:

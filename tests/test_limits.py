@@ -215,6 +215,7 @@ async def test_a_sockets_pings_and_refused_messages_are_limited_and_it_stays_ope
     url = f"{limited.replace('http', 'ws', 1)}/ws/games/{game.game_id}?token={game.organizer}"
     async with websockets.connect(url) as ws:
         await ws.recv()  # the view
+        assert json.loads(await ws.recv())["type"] == "presence"  # (an organizer's socket)
         for _ in range(CHATTER.burst):
             await ws.send(json.dumps({"type": "ping"}))
         answers = [json.loads(await ws.recv())["type"] for _ in range(CHATTER.burst)]

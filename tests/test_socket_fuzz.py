@@ -151,10 +151,10 @@ def message(rng: random.Random, world: World) -> tuple[str | bytes, str]:
 
 
 async def answer_to(socket: websockets.ClientConnection, expected: str) -> dict[str, Any]:
-    """The next message that is not a view or a patch."""
+    """The next message that is not a view, a patch or the organizers' presence."""
     while True:
         got: dict[str, Any] = json.loads(await asyncio.wait_for(socket.recv(), 10))
-        if got["type"] not in ("view", "patch"):
+        if got["type"] not in ("view", "patch", "presence"):
             return got
 
 

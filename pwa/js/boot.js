@@ -58,7 +58,8 @@ const open = session();
 if (open?.game_id && open.token) {
   const sent = Date.now();
   const abort = new AbortController();
-  setTimeout(() => abort.abort(), 15000); // as api.js: a dead spot can hold a request for minutes
+  // As api.js: a dead spot can hold a request for minutes.
+  const timer = setTimeout(() => abort.abort(), 15000);
   const answer = fetch(`/api/games/${encodeURIComponent(open.game_id)}/view`, {
     headers: { Accept: "application/json", Authorization: `Bearer ${open.token}` },
     cache: "no-store",
@@ -66,6 +67,7 @@ if (open?.game_id && open.token) {
   }).then(async (response) => {
     const received = Date.now();
     const data = await response.json().catch(() => null);
+    clearTimeout(timer); // answered: no need to wake the page later
     if (response.ok) preloadRuleset(data?.view?.game?.ruleset);
     return { sent, received, status: response.status, data };
   });

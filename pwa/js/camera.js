@@ -2,7 +2,8 @@
 // challenge scanner and the offline duel's reader both watch through it.
 
 // Starts the camera; look(video, watching) is called for each frame until the watch is stopped
-// (look may stop it), failed() when there is no camera or it was refused. The page is patched,
+// (look may stop it), failed(error) when there is no camera or it was refused (error.name says
+// which: NotAllowedError, NotFoundError, NotReadableError…). The page is patched,
 // not replaced, on re-render, so the <video> to play into is the one in the page at `selector`.
 export function watch(video, selector, look, failed = () => {}) {
   const watching = {
@@ -15,8 +16,8 @@ export function watch(video, selector, look, failed = () => {}) {
       watching.stream?.getTracks().forEach((track) => track.stop());
     },
   };
-  start(watching, video, selector, look).catch(() => {
-    if (!watching.stopped) failed();
+  start(watching, video, selector, look).catch((error) => {
+    if (!watching.stopped) failed(error);
   });
   return watching;
 }

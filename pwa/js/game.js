@@ -6,6 +6,7 @@ import * as outbox from "./outbox.js";
 import { mergePatch } from "./patch.js";
 import { cachedView, cacheView, saveSession } from "./session.js";
 import { GameSocket } from "./socket.js";
+import { every, onTick } from "./tick.js";
 
 const RETRY_LATER = new Set(["rate_limited", "unavailable"]);
 
@@ -14,7 +15,6 @@ const RETRY_DRAIN_MS = 8000;
 // name them: `expiring`, command type -> banner code) after this long, unless the game's config
 // says `challenge_expiry_s`.
 const EXPIRY_S = 60; // unless the game's config says `challenge_expiry_s`
-const EXPIRY_CHECK_MS = 1000;
 // A command on a socket silent this long after it was sent may expire before its answer comes.
 const SILENT_SEND_MS = 1500;
 // A refused command's banner: long enough to read, gone before it reads as a lasting state.
@@ -33,6 +33,7 @@ export class Game extends EventTarget {
     this.connection = "closed";
     this.draining = false;
     this.rules = null;         // the ruleset's screens module, once loaded (rulesets.js)
+    this.presence = null;      // organizers: by member, {joined, connected} (null: not heard yet)
     this.directory = new Directory(session.game_id, session.token, () => this.changed());
   }
 
@@ -56,6 +57,11 @@ export class Game extends EventTarget {
         if (!clock.hasSamples()) clock.sample(Date.now(), Date.now(), message.server_time, { rough: true });
         if (message.type === "patch") this.applyPatch(message);
         else this.applyView(message);
+      },
+      // The organizers' roll call (who joined, who is connected): beside the view, not in it.
+      onPresence: (message) => {
+        this.presence = message.whole ? message.members : { ...this.presence, ...message.members };
+        this.changed();
       },
       onStatus: (status) => {
         this.connection = status;
@@ -83,15 +89,17 @@ export class Game extends EventTarget {
     window.addEventListener("online", this.onOnline);
     window.addEventListener("offline", this.onOffline);
     document.addEventListener("visibilitychange", this.onVisible);
-    this.timer = setInterval(() => this.queued.length && this.drain(), RETRY_DRAIN_MS);
-    // A queued command whose time has passed says so at once, signal or not.
-    this.expiryTimer = setInterval(() => this.expireQueued(), EXPIRY_CHECK_MS);
+    // On the shared tick: the queue is sent again now and then, and a queued command whose time
+    // has passed says so at once (within a tick), signal or not.
+    this.untick = [
+      every(RETRY_DRAIN_MS, () => this.queued.length && this.drain()),
+      onTick(() => this.queued.length && this.expireQueued()),
+    ];
   }
 
   stop() {
     this.socket?.stop();
-    clearInterval(this.timer);
-    clearInterval(this.expiryTimer);
+    this.untick?.forEach((unsubscribe) => unsubscribe());
     window.removeEventListener("online", this.onOnline);
     window.removeEventListener("offline", this.onOffline);
     document.removeEventListener("visibilitychange", this.onVisible);

@@ -121,15 +121,17 @@ function render() {
   const onGame = page !== "games" && game;
   const main = screen();
   if (onGame) game.keepErrorsOn(`${page} ${main?.dataset?.testid ?? ""} ${main?.className ?? ""}`);
+  const view = onGame && page !== "replay" ? game.view : null;
+  const awake = Boolean(view && rulesOf(view)?.awake(view, page));
   mount(root, h("div", { class: `app page-${page}` },
     topbar(app, onGame ? game : null),
     insecureBanner(),
     onGame && page !== "replay" && game.view?.me?.role === "organizer" && fieldRoute(app),
-    alertsPrompt(app, onGame ? game : null),
+    // A duel or a countdown on screen has no room for it (and its first tap unlocks sound anyway).
+    !awake && alertsPrompt(app, onGame ? game : null),
     errorList(onGame ? game : null, app.notices),
     main));
-  const view = onGame && page !== "replay" ? game.view : null;
-  keepAwake(Boolean(view && rulesOf(view)?.awake(view, page)));
+  keepAwake(awake);
 }
 
 window.addEventListener("hashchange", route);

@@ -1,9 +1,17 @@
-// A small QR encoder: byte mode, error correction M, any version (1 to 40) the text needs: a
-// player's code fits version 1, an offline duel's signed text (about 300 bytes) version 11 or 12.
+// A small QR encoder: byte mode, error correction M (or L), any version (1 to 40) the text needs:
+// a player's code fits version 1; an offline duel's signed text (about 200-290 bytes) is drawn at
+// level L, version 9 to 11, so that its modules stay big on a small screen.
 // Follows ISO/IEC 18004; checked against segno in the tests.
-// Per version (index 1-40), level M: error correction codewords per block, and blocks.
-const EC_PER_BLOCK = [0, 10, 16, 26, 18, 24, 16, 18, 22, 22, 26, 30, 22, 22, 24, 24, 28, 28, 26, 26, 26, 26, 28, 28, 28, 28, 28, 28, 28, 28, 28, 28, 28, 28, 28, 28, 28, 28, 28, 28, 28];
-const BLOCKS = [0, 1, 1, 1, 2, 2, 4, 4, 4, 5, 5, 5, 8, 9, 9, 10, 10, 11, 13, 14, 16, 17, 17, 18, 20, 21, 23, 25, 26, 28, 29, 31, 33, 35, 37, 38, 40, 43, 45, 47, 49];
+// Per level and version (index 1-40): error correction codewords per block, and blocks.
+const EC_PER_BLOCK = {
+  M: [0, 10, 16, 26, 18, 24, 16, 18, 22, 22, 26, 30, 22, 22, 24, 24, 28, 28, 26, 26, 26, 26, 28, 28, 28, 28, 28, 28, 28, 28, 28, 28, 28, 28, 28, 28, 28, 28, 28, 28, 28],
+  L: [0, 7, 10, 15, 20, 26, 18, 20, 24, 30, 18, 20, 24, 26, 30, 22, 24, 28, 30, 28, 28, 28, 28, 30, 30, 26, 28, 30, 30, 30, 30, 30, 30, 30, 30, 30, 30, 30, 30, 30, 30],
+};
+const BLOCKS = {
+  M: [0, 1, 1, 1, 2, 2, 4, 4, 4, 5, 5, 5, 8, 9, 9, 10, 10, 11, 13, 14, 16, 17, 17, 18, 20, 21, 23, 25, 26, 28, 29, 31, 33, 35, 37, 38, 40, 43, 45, 47, 49],
+  L: [0, 1, 1, 1, 1, 1, 2, 2, 2, 2, 4, 4, 4, 4, 4, 6, 6, 6, 6, 7, 8, 8, 9, 9, 10, 12, 12, 12, 13, 14, 15, 16, 17, 18, 19, 19, 20, 21, 22, 24, 25],
+};
+const LEVEL_BITS = { L: 1, M: 0 }; // as the format information writes them
 
 // Codewords a version holds: its modules less the fixed patterns, over 8.
 function allWords(version) {
@@ -16,8 +24,8 @@ function allWords(version) {
   return Math.floor(modules / 8);
 }
 
-function dataWords(version) {
-  return allWords(version) - EC_PER_BLOCK[version] * BLOCKS[version];
+function dataWords(version, level) {
+  return allWords(version) - EC_PER_BLOCK[level][version] * BLOCKS[level][version];
 }
 
 // Centres of the alignment patterns on each axis.
@@ -66,8 +74,8 @@ function rsRemainder(data, divisor) {
   return result;
 }
 
-function codewords(bytes, version) {
-  const capacity = dataWords(version);
+function codewords(bytes, version, level) {
+  const capacity = dataWords(version, level);
   const bits = [];
   const put = (value, length) => {
     for (let i = length - 1; i >= 0; i -= 1) bits.push((value >>> i) & 1);
@@ -81,8 +89,8 @@ function codewords(bytes, version) {
   for (let i = 0; i < bits.length; i += 8) data.push(bits.slice(i, i + 8).reduce((acc, bit) => (acc << 1) | bit, 0));
   for (let pad = 0xec; data.length < capacity; pad ^= 0xec ^ 0x11) data.push(pad);
   // Split into blocks (the short ones first), each with its error correction, then interleave.
-  const ec = EC_PER_BLOCK[version];
-  const count = BLOCKS[version];
+  const ec = EC_PER_BLOCK[level][version];
+  const count = BLOCKS[level][version];
   const short = count - (allWords(version) % count);
   const shortLength = Math.floor(allWords(version) / count) - ec;
   const divisor = rsDivisor(ec);
@@ -109,7 +117,7 @@ const MASKS = [
   (x, y) => (((x + y) % 2) + ((x * y) % 3)) % 2 === 0,
 ];
 
-function build(words, version, mask) {
+function build(words, version, mask, level) {
   const size = 17 + 4 * version;
   const dark = Array.from({ length: size }, () => new Array(size).fill(false));
   const fixed = Array.from({ length: size }, () => new Array(size).fill(false));
@@ -149,8 +157,9 @@ function build(words, version, mask) {
       set(Math.floor(i / 3), size - 11 + (i % 3), on);
     }
   }
-  // Format information: level M (00) and the mask, BCH-coded, two copies, plus the dark module.
-  const format = mask;
+  // Format information: the level (M 00, L 01) and the mask, BCH-coded, two copies, plus the
+  // dark module.
+  const format = (LEVEL_BITS[level] << 3) | mask;
   let rem = format;
   for (let i = 0; i < 10; i += 1) rem = (rem << 1) ^ ((rem >>> 9) * 0x537);
   const fbits = ((format << 10) | rem) ^ 0x5412;
@@ -208,30 +217,32 @@ function penalty(m) {
   return score;
 }
 
-// qrMatrix("ABCD") -> rows of booleans (true = dark). mask: force one (0-7) instead of the best.
-export function qrMatrix(text, { mask = null } = {}) {
+// qrMatrix("ABCD") -> rows of booleans (true = dark). mask: force one (0-7) instead of the best;
+// level: "M" (the default) or "L".
+export function qrMatrix(text, { mask = null, level = "M" } = {}) {
   const bytes = [...new TextEncoder().encode(text)];
   let version = 1;
-  while (version <= 40 && dataWords(version) * 8 < 4 + (version < 10 ? 8 : 16) + bytes.length * 8) version += 1;
+  while (version <= 40 && dataWords(version, level) * 8 < 4 + (version < 10 ? 8 : 16) + bytes.length * 8) version += 1;
   if (version > 40) throw new Error("text too long for a QR code");
-  const words = codewords(bytes, version);
-  if (mask !== null) return build(words, version, mask);
+  const words = codewords(bytes, version, level);
+  if (mask !== null) return build(words, version, mask, level);
   let best = null;
   for (let k = 0; k < 8; k += 1) {
-    const m = build(words, version, k);
+    const m = build(words, version, k, level);
     const score = penalty(m);
     if (!best || score < best.score) best = { m, score };
   }
   return best.m;
 }
 
-// An SVG document string of the code, with the 4-module quiet zone.
-export function qrSvg(text) {
-  const m = qrMatrix(text);
-  const n = m.length + 8;
+// An SVG document string of the code, with a quiet zone of `quiet` modules (4 by the standard; a
+// code shown on a white card of its own reads with 2, and its modules get bigger).
+export function qrSvg(text, { level = "M", quiet = 4 } = {}) {
+  const m = qrMatrix(text, { level });
+  const n = m.length + 2 * quiet;
   let path = "";
   m.forEach((row, y) => row.forEach((on, x) => {
-    if (on) path += `M${x + 4} ${y + 4}h1v1h-1z`;
+    if (on) path += `M${x + quiet} ${y + quiet}h1v1h-1z`;
   }));
   return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${n} ${n}" shape-rendering="crispEdges">`
     + `<rect width="${n}" height="${n}" fill="#fff"/><path d="${path}" fill="#000"/></svg>`;

@@ -10,9 +10,10 @@
 // reconnect closed with no word heard) the status stays "closed" ("no signal") through the
 // reconnects that follow, until a word is heard: not "connecting" for the rest of a dead spot.
 // The token goes in the first message (hello), never in the URL: URLs end up in logs.
+// The checks ride the page's shared tick (tick.js), once a second.
 import * as clock from "./clock.js";
+import { onTick } from "./tick.js";
 
-const CHECK_EVERY_MS = 2000;
 const QUIET_MS = 5000;
 const PONG_WAIT_MS = 5000;
 const ANSWER_TIMEOUT_MS = 15000;
@@ -20,8 +21,8 @@ const OPEN_WAIT_MS = 10000; // a handshake a dead spot holds this long is no ans
 const MAX_BACKOFF_MS = 30000;
 
 export class GameSocket {
-  constructor({ gameId, token, after, onView, onStatus, onFatal, onOpen }) {
-    Object.assign(this, { gameId, token, after, onView, onStatus, onFatal, onOpen });
+  constructor({ gameId, token, after, onView, onPresence, onStatus, onFatal, onOpen }) {
+    Object.assign(this, { gameId, token, after, onView, onPresence, onStatus, onFatal, onOpen });
     this.ws = null;
     this.status = "closed";
     this.attempts = 0;
@@ -34,13 +35,13 @@ export class GameSocket {
 
   start() {
     this.stopped = false;
-    this.heartbeat = setInterval(() => this.checkAlive(), CHECK_EVERY_MS);
+    this.unsubscribe = onTick(() => this.checkAlive());
     this.connect();
   }
 
   stop() {
     this.stopped = true;
-    clearInterval(this.heartbeat);
+    this.unsubscribe?.();
     clearTimeout(this.retryTimer);
     this.drop();
   }
@@ -79,8 +80,11 @@ export class GameSocket {
       if (this.ws !== ws) return;
       if (!this.heard) this.silent = true; // a reconnect that got no answer
       this.closed();
-      // 4xxx: the server refused this token or game; retrying will not help.
-      if (event.code >= 4000 && event.code < 5000) this.onFatal?.(event.code, event.reason);
+      // 4xxx: the server refused this token or game; retrying will not help. But a 4401 on a
+      // socket that heard nothing, not even the refusal before it, is a hello lost in a dead
+      // spot ("no hello within 10 s"): try again, as after any silence.
+      const lostHello = event.code === 4401 && !this.heard;
+      if (event.code >= 4000 && event.code < 5000 && !lostHello) this.onFatal?.(event.code, event.reason);
       else this.scheduleRetry();
     };
   }
@@ -175,6 +179,8 @@ export class GameSocket {
   receive(message) {
     if (message.type === "view" || message.type === "patch") {
       this.onView(message);
+    } else if (message.type === "presence") {
+      this.onPresence?.(message);
     } else if (message.type === "pong") {
       if (this.pingSentAt !== null) clock.sample(this.pingSentAt, Date.now(), message.server_time);
       this.pingSentAt = null;

@@ -14,11 +14,14 @@ A message goes out at once when nothing waits before it and the socket's transpo
 (no task switch per screen). A slow phone never holds up the others nor grows the server's
 memory: each screen has its own short queue; when it falls behind by more than a few patches
 they are dropped, and it gets one whole view when it reads again.
+
+The hub also keeps each game's roll call (presence.py: who has joined, who is connected now),
+which its organizers' screens are sent beside the view, never in it.
 """
 
 import asyncio
 import heapq
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterable, Iterator
 from contextlib import contextmanager
 from functools import lru_cache
 from typing import Any
@@ -27,6 +30,7 @@ import orjson
 
 from server.clock import iso, now_ms, parse_iso
 from server.game.patch import diff
+from server.game.presence import Presence
 from server.rules.core import Json, Member, Ruleset, Sight
 from server.rules.rows import Row, Rows
 
@@ -293,6 +297,7 @@ class Screen:
 class Hub:
     def __init__(self) -> None:
         self.audiences: dict[str, dict[str, Audience]] = {}  # game -> audience key -> audience
+        self.presence: dict[str, Presence] = {}  # game -> its roll call, while it has screens
         self.held: list[Screen] | None = None  # corked: the screens holding messages
 
     @contextmanager
@@ -318,8 +323,11 @@ class Hub:
         seq: int,
         screen: Screen,
         now: int | None = None,
+        joined: Iterable[str] = (),
     ) -> None:
-        """Seat a screen on the game as of `seq`; the caller shows it or says it is up to date."""
+        """Seat a screen on the game as of `seq`; the caller shows it or says it is up to date,
+        then `greet`s it. `joined`: the members whose token the server has seen (read from the
+        store when the game's first screen comes)."""
         sight = ruleset.parts
         now = now_ms() if now is None else now
         key = sight.audience(screen.member)
@@ -337,6 +345,23 @@ class Hub:
         screen.private = sight.private(state, screen.member, now)
         audience.keep(screen.member.player_id, screen.private)
         screen.seq = seq
+        presence = self.presence.get(game_id)
+        if presence is None:
+            presence = self.presence[game_id] = Presence(joined)
+        presence.opened(screen.member.player_id)
+
+    def greet(self, game_id: str, screen: Screen) -> None:
+        """After its view: an organizer's screen is sent the roll call, and its changes from
+        now on (presence.py)."""
+        presence = self.presence.get(game_id)
+        if presence is not None and screen.member.role == "organizer":
+            presence.watch(screen, screen.post)
+
+    def seen(self, game_id: str, player_id: str) -> None:
+        """A member's token was seen for the first time: joined, on the organizers' screens."""
+        presence = self.presence.get(game_id)
+        if presence is not None:
+            presence.seen(player_id)
 
     def leave(self, game_id: str, screen: Screen) -> None:
         screen.closed = True
@@ -352,6 +377,13 @@ class Hub:
                 del audiences[audience.key]
                 if not audiences:
                     del self.audiences[game_id]
+            presence = self.presence.get(game_id)
+            if presence is not None:
+                presence.unwatch(screen)
+                presence.closed(screen.member.player_id)
+                if game_id not in self.audiences:  # nobody left to tell
+                    presence.stop()
+                    del self.presence[game_id]
 
     def publish(
         self,

@@ -7,6 +7,7 @@ only states that are on disk.
 """
 
 import asyncio
+import logging
 import secrets
 import time
 from collections.abc import Callable
@@ -28,6 +29,8 @@ from server.store import Append, Conflict, Store, Unavailable
 from server.store.models import GameRow
 
 RETRIES = 5
+
+logger = logging.getLogger("bijse.referee")
 
 
 class Referee:
@@ -89,7 +92,27 @@ class Referee:
         if owner[0] != game_id:
             raise RuleError("forbidden", "this token belongs to another game")
         table = await self.games.table(game_id)
-        return table, table.member(owner[1])
+        member = table.member(owner[1])
+        joined = await self.joined(table)
+        if member.player_id not in joined:
+            joined.add(member.player_id)  # before the write: a second seat meanwhile writes none
+            try:
+                await self.store.seen(token, now_ms())
+            except Exception:  # the console's "joined" waits for the next time, play does not
+                joined.discard(member.player_id)
+                logger.exception("a token's first use was not written")
+            else:
+                self.hub.seen(game_id, member.player_id)
+        return table, member
+
+    async def joined(self, table: Table) -> set[str]:
+        """The members of the game whose token the server has seen (tokens.seen_at), read once
+        a table."""
+        if table.joined is None:
+            joined = await self.store.joined(table.game_id)
+            if table.joined is None:
+                table.joined = joined
+        return table.joined
 
     async def execute(
         self,

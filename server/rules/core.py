@@ -131,6 +131,9 @@ class Ruleset(Generic[S]):
     sight: Sight[S] | None = None  # without one, every viewer's whole view is private
     # What a viewer may do now, by action (server/rules/offers.py); the view carries it as `may`.
     offers: "Callable[[S, Member, int], Mapping[str, Offer]]" = lambda state, viewer, now: {}
+    # What the directory of members adds to a member's line, by player id, with a tag that
+    # changes whenever any of it does (the directory's ETag): e.g. the keys every phone needs.
+    directory: "Callable[[S], tuple[str, Mapping[str, Json]]]" = lambda state: ("", {})
     # The folder of its phone side when it lives outside the PWA's tree (a ruleset of another
     # package); None: pwa/js/rulesets/<id>/.
     phone: Path | None = None

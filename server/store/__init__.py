@@ -182,6 +182,14 @@ class Store:
         """Every token of a game, by player: the organizer reprints invites from these."""
         return await self.backend.tokens(game_id)
 
+    async def seen(self, token: str, at: int) -> None:
+        """Note that a token was used (the first time only: `seen_at` is never moved)."""
+        await self.backend.seen(token, at)
+
+    async def joined(self, game_id: str) -> set[str]:
+        """The members of a game whose token the server has seen."""
+        return await self.backend.joined(game_id)
+
 
 def batches_rows(batches: Sequence[Append]) -> Rows:
     """The rows of a write, each game's batches in order."""
@@ -195,7 +203,7 @@ def batches_rows(batches: Sequence[Append]) -> Rows:
         events=[row for b in batches for row in b.rows()],
         datas=[event.data for b in batches for event in b.events],
         tokens=[
-            {"token": token, "game_id": b.game_id, "player_id": player_id}
+            {"token": token, "game_id": b.game_id, "player_id": player_id, "seen_at": None}
             for b in batches
             for token, player_id in b.tokens
         ],

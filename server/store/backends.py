@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import IO, Any, Protocol
 
 import asyncpg
-from sqlalchemy import BigInteger, LargeBinary, cast, insert, literal, select, text
+from sqlalchemy import BigInteger, LargeBinary, cast, insert, literal, select, text, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine
@@ -132,6 +132,8 @@ class Backend(Protocol):
     ) -> None: ...
     async def token(self, token: str) -> tuple[str, str] | None: ...
     async def tokens(self, game_id: str) -> dict[str, str]: ...
+    async def seen(self, token: str, at: int) -> None: ...
+    async def joined(self, game_id: str) -> set[str]: ...
     async def listen(self, heard: Heard) -> None: ...
     async def close(self) -> None: ...
 
@@ -265,6 +267,18 @@ class SqlBackend:
         query = select(TOKENS.c.player_id, TOKENS.c.token).where(TOKENS.c.game_id == game_id)
         async with self.engine.connect() as conn:
             return {r.player_id: r.token for r in (await conn.execute(query)).all()}
+
+    async def seen(self, token: str, at: int) -> None:
+        unseen = (TOKENS.c.token == token) & TOKENS.c.seen_at.is_(None)
+        async with self.engine.begin() as conn:
+            await conn.execute(update(TOKENS).where(unseen).values(seen_at=at))
+
+    async def joined(self, game_id: str) -> set[str]:
+        query = select(TOKENS.c.player_id).where(
+            TOKENS.c.game_id == game_id, TOKENS.c.seen_at.is_not(None)
+        )
+        async with self.engine.connect() as conn:
+            return {r.player_id for r in (await conn.execute(query)).all()}
 
     async def listen(self, heard: Heard) -> None:
         """LISTEN for other servers' writes until cancelled, reconnecting after a lost
@@ -479,6 +493,28 @@ class SqliteBackend:
     async def tokens(self, game_id: str) -> dict[str, str]:
         rows = await self.read("SELECT player_id, token FROM tokens WHERE game_id = ?", game_id)
         return dict(rows)
+
+    def seen_now(self, token: str, at: int) -> None:
+        db = self.connection()
+        with self.write_lock():
+            db.execute(
+                "UPDATE tokens SET seen_at = ? WHERE token = ? AND seen_at IS NULL", (at, token)
+            )
+
+    async def seen(self, token: str, at: int) -> None:
+        """In the snapshots' thread, never the writer's: a first join never waits behind
+        appends (one short transaction of its own)."""
+        try:
+            loop = asyncio.get_running_loop()
+            await loop.run_in_executor(self.snapshotter, self.seen_now, token, at)
+        except (sqlite3.Error, OSError) as error:
+            raise Unavailable(cause(error)) from error
+
+    async def joined(self, game_id: str) -> set[str]:
+        rows = await self.read(
+            "SELECT player_id FROM tokens WHERE game_id = ? AND seen_at IS NOT NULL", game_id
+        )
+        return {row[0] for row in rows}
 
     async def listen(self, heard: Heard) -> None:
         """One server per SQLite file: nobody else writes, nothing to hear."""

@@ -39,6 +39,11 @@ class TokenRow(SQLModel, table=True):
     token: str = Field(primary_key=True, max_length=64)
     game_id: str = Field(index=True, max_length=32)
     player_id: str = Field(max_length=64)
+    # When the server first saw the token (the member opened the invite): "joined" on the
+    # organizer's console. A table's column, not an event: seeing a token is not a fact of the
+    # game (no rule turns on it) and writing it to the log would move the game's seq under a
+    # phone that only looked; it survives a restart all the same. None: never seen.
+    seen_at: int | None = Field(default=None, sa_column=Column(BigInteger, nullable=True))
 
 
 class SnapshotRow(SQLModel, table=True):

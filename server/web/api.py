@@ -199,7 +199,8 @@ async def players(request: Request) -> Response:
 
 async def directory(request: Request) -> Response:
     """The game's members, for any of its tokens: what views no longer carry. Members only
-    join, so their number is the directory's version (and a code's answer never changes).
+    join, so their number is the directory's version (and a code's answer never changes),
+    with the ruleset's tag of what it adds (a card duel's keys).
 
     A code proves a touch (a player reads it off the other's phone), so it goes to its owner
     and to the organizers only: anybody else gets names, roles and teams, and may not look a
@@ -220,13 +221,15 @@ async def directory(request: Request) -> Response:
     # own code: its tag is its own.
     asked = "" if code is None else "-" + (listed[0].player_id if listed else "none")
     reader = "" if sees_codes else f"-{viewer.player_id}"
-    etag = f'"{table.game_id}-{len(members)}{asked}{reader}"'
+    added, extra = table.ruleset.directory(table.committed_state)
+    etag = f'"{table.game_id}-{len(members)}{added}{asked}{reader}"'
     headers = {"ETag": etag, "Cache-Control": "private, no-cache"}
     if etag in (tag.strip() for tag in request.headers.get("if-none-match", "").split(",")):
         return Response(status_code=304, headers=headers)
     players = {
         m.player_id: {"name": m.name, "role": m.role, "team_id": m.team}
         | ({"code": m.code} if sees_codes or m.player_id == viewer.player_id else {})
+        | extra.get(m.player_id, {})
         for m in listed
     }
     return JSONResponse({"players": players}, headers=headers)

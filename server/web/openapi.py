@@ -101,10 +101,11 @@ SHAPES: dict[str, Json] = {
         {
             "players": {
                 "type": "object",
-                # A code: on an organizer's answer, and on the reader's own line.
+                # A code: on an organizer's answer, and on the reader's own line; a card
+                # duel's player's offline-duel public key once registered.
                 "additionalProperties": shape(
                     {"name": {"type": "string"}, "role": MEMBER_ROLE, "team_id": NULLABLE_STRING},
-                    {"code": {"type": "string"}},
+                    {"code": {"type": "string"}, "key": {"type": "string"}},
                 ),
             }
         }

@@ -116,10 +116,12 @@ async def play(
     screen = Screen(member, websocket.send_text, lambda: websocket.close(code=1008), write)
     pump = asyncio.create_task(screen.pump())
     try:
-        seq = table.committed_seq
-        referee.hub.join(table.game_id, table.ruleset, table.committed_state, seq, screen)
+        joined = await referee.joined(table)
+        seq, now, state = table.committed_seq, now_ms(), table.committed_state
+        referee.hub.join(table.game_id, table.ruleset, state, seq, screen, now, joined)
         if held != seq:
-            screen.show(seq, now_ms())  # else the phone is up to date: say nothing
+            screen.show(seq, now)  # else the phone is up to date: say nothing
+        referee.hub.greet(table.game_id, screen)
         while True:
             message = await websocket.receive()
             if message["type"] == "websocket.disconnect":

@@ -226,7 +226,9 @@ async def test_a_duel_fits_a_small_phone_in_gloves_and_the_end_tells_the_story(
 
     await command(api, game["gid"], game["org"], {"type": "end_game"})
     over = page.get_by_test_id("game-over")
-    await expect(over.get_by_test_id("game-over-mine")).to_have_text("Přežil jsi, ale se zraněním.")
+    await expect(over.get_by_test_id("game-over-mine")).to_have_text(
+        "Tvoje postava přežila, ale se zraněním."
+    )
     await expect(over.get_by_test_id("game-over-result")).to_have_text(
         "Na nohou: 1 · zranění: 1 · padlí: 0"
     )

@@ -124,6 +124,35 @@ async def test_a_silent_dead_spot_is_told_within_15_seconds(
     await expect(chip).to_have_text("spojeno", timeout=20_000)  # and it comes back by itself
 
 
+async def test_a_hello_lost_in_a_dead_spot_is_tried_again_but_a_refused_token_is_not(
+    phone: Phone, api: AsyncClient, live_server: str
+) -> None:
+    """The server closes a socket whose hello did not come within 10 s with 4401, after an error
+    message the dead spot may swallow too: a close heard with nothing before it is tried again;
+    a refusal heard (an unknown token) is final."""
+    game = await new_game(api, ["Alice"])
+    cut = {"closes": 0}
+
+    def socket(ws: WebSocketRoute) -> None:
+        if cut["closes"] < 2:  # the first two sockets: closed as the server closes a lost hello
+            cut["closes"] += 1
+            asyncio.get_running_loop().create_task(ws.close(code=4401, reason="no token"))
+            return
+        ws.connect_to_server()
+
+    context = await phone()
+    await context.route_web_socket(SOCKET, socket)
+    page = await context.new_page()
+    await page.goto(local(game["players"]["Alice"]["join_url"], live_server))
+    await expect(page.get_by_test_id("connection")).to_have_text("spojeno", timeout=20_000)
+    assert cut["closes"] == 2
+    await expect(page.get_by_test_id("fatal")).to_have_count(0)
+
+    stranger = await (await phone()).new_page()
+    await stranger.goto(f"{live_server}/#/join/{game['gid']}/{'x' * 43}")
+    await expect(stranger.get_by_test_id("fatal")).to_be_visible(timeout=10_000)
+
+
 async def test_connection_chip_follows_the_browser_at_once(
     phone: Phone, api: AsyncClient, live_server: str
 ) -> None:

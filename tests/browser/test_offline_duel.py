@@ -143,6 +143,14 @@ async def play_round(
     # A reads the pick and reveals at once: A's phone settles the round.
     await alice.get_by_test_id("offline-read-pick").click()
     await read(alice, await qr_png(bob))
+    if n in ("1", "void"):
+        # Alice's phone last had signal before Bob registered his key, and the pick names it by
+        # id: her phone says so, and Bob's shows the long code (with the key) at one tap.
+        error = alice.get_by_test_id("reader-error")
+        await expect(error).to_have_attribute("data-code", "unknown_key")
+        await expect(error).to_contain_text("Bob")
+        await bob.get_by_test_id("offline-long-code").click()
+        await read(alice, await qr_png(bob))
     await expect(alice.get_by_test_id("offline-show")).to_have_attribute("data-step", "r")
     await small_qr(alice)
     await shot(alice, f"360/offline-{n}-3-reveal-a")
@@ -263,7 +271,7 @@ async def test_offline_duel_by_qr_is_recorded_once(
     await expect(bob.get_by_test_id("stun-countdown")).to_have_text(M_SS)
     await shot(bob, "360/offline-08-stunned-en")
 
-    print(f"offline duel QRs shown, (bytes, QR version at level M) in order: {QR_SIZES}")
+    print(f"offline duel QRs shown, (bytes, QR version at level L) in order: {QR_SIZES}")
     await command(api, game["gid"], game["org"], {"type": "end_game"})  # the seed, for verify
     exported = bijse(
         "export", game["gid"], "--database-url", f"sqlite:///{session_dir / 'live.db'}"

@@ -11,7 +11,7 @@ from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.hazmat.primitives.asymmetric.utils import decode_dss_signature
 
-from server.rules.card_duel.offline import b64, digest
+from server.rules.card_duel.offline import b64, digest, key_id
 
 
 @dataclass
@@ -45,6 +45,10 @@ class Exchange:
     texts: list[str] = field(default_factory=list)
     nonce: str = ""
     card: str = ""
+    by_id: bool = False  # round 1 names each key by its id (`i`), not whole (`K`)
+
+    def shown(self, phone: Phone) -> dict[str, str]:
+        return {"i": key_id(phone.public_key)} if self.by_id else {"K": phone.public_key}
 
     def challenge(self, card: str, revision: int, at: int, ranged: bool = False) -> str:
         self.card, self.nonce = card, b64(secrets.token_bytes(16))
@@ -54,14 +58,14 @@ class Exchange:
             body |= {"p": digest(self.texts[-1]), "n": n}
         else:
             body |= {"g": self.game_id, "d": b64(secrets.token_bytes(8)), "a": self.a.player_id}
-            body |= {"v": revision, "r": int(ranged), "K": self.a.public_key, "n": 1}
+            body |= {"v": revision, "r": int(ranged), **self.shown(self.a), "n": 1}
         body |= {"at": at, "h": digest(f"{card}.{self.nonce}")}
         return self.add(self.a.sign(body))
 
     def pick(self, card: str, revision: int, at: int, face: dict[str, Any] | None = None) -> str:
         body: dict[str, Any] = {"t": "p", "p": digest(self.texts[-1])}
         if len(self.texts) == 1:
-            body |= {"b": self.b.player_id, "v": revision, "K": self.b.public_key}
+            body |= {"b": self.b.player_id, "v": revision, **self.shown(self.b)}
         shown = {} if face is None else {"f": face}
         return self.add(self.b.sign(body | {"c": card} | shown | {"at": at}))
 

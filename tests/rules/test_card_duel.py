@@ -337,9 +337,11 @@ def test_wounding_a_wounded_player_has_no_further_effect() -> None:
     assert after.wounded is True
     assert after.alive is True
     # No second wound, nothing else changed but the count of the log's changes to it (and the
-    # duels it began, kept for offline records).
+    # duels it began, kept for offline records, and the duels it lost).
     assert after.revision > before.revision and len(after.starts) == len(before.starts) + 1
-    assert dataclasses.replace(after, revision=before.revision, starts=before.starts) == before
+    assert after.lost == before.lost + 1
+    unchanged = {"revision": before.revision, "starts": before.starts, "lost": before.lost}
+    assert dataclasses.replace(after, **unchanged) == before
 
 
 def test_death_leaves_the_loser_dead_and_out_of_every_duel() -> None:

@@ -6,6 +6,7 @@ import { alertsTapped, confirmAlerts } from "../alerts.js";
 import { newCommandId } from "../outbox.js";
 import { errorText, getLang, setLang, shownName, t } from "../i18n.js";
 import { rows } from "../keyed.js";
+import { presenceLine, presenceMarks } from "../presence.js";
 import { canScan } from "./scanner.js";
 
 export const prefs = {
@@ -50,7 +51,9 @@ export function topbar(app, game) {
 // Until the player has tapped it once on this phone: the tap browsers need before a phone may buzz
 // and beep. A console does not ring, so it does not ask.
 export function alertsPrompt(app, game) {
-  if (alertsTapped() || game?.view?.me?.role === "organizer") return null;
+  // Not on the home screen either: who opens it with no game is most often an organizer.
+  if (alertsTapped() || !game?.view?.me || game.view.me.role === "organizer") return null;
+  if (game.view.game?.status === "ended") return null; // nothing rings any more
   return h("button", {
     class: "primary wide alerts-prompt no-print", testid: "unlock-alerts",
     onclick: () => {
@@ -205,15 +208,16 @@ export function memberForm(app, game, { roles, teams = null, teamRoles = [], tit
       oninput: (e) => { ui.nameList = e.target.value; },
     }, ui.nameList || ""),
     h("button", { type: "submit", class: "primary", testid: "add-players", disabled: busy }, t("add.many"))),
-    ui.addStatus && h("div", { class: "hint", testid: "add-status" }, ui.addStatus));
+    addStatus(ui));
 }
 
-// A player's last screen once the game has ended: its own outcome (`mine`), the game's result
-// (`result`, an element or text) and the way to the replay.
-export function gameOver(game, { mine = null, result = null } = {}) {
+// A player's last screen once the game has ended: its own outcome (`mine`), its own duels won and
+// lost (`duels`), the game's result (`result`, an element or text) and the way to the replay.
+export function gameOver(game, { mine = null, duels = null, result = null } = {}) {
   return h("section", { class: "game-over", testid: "game-over" },
     h("h2", {}, t("game.over")),
     mine && h("p", { class: "game-over-mine", testid: "game-over-mine" }, mine),
+    duels && h("p", { class: "game-over-duels", testid: "game-over-duels" }, duels),
     result && h("div", { class: "game-over-result", testid: "game-over-result" }, result),
     h("a", {
       class: "button primary wide", href: `#/replay/${encodeURIComponent(game.gameId)}`, testid: "game-over-replay",
@@ -319,9 +323,10 @@ export function gmPlayers(app, game, ui, { linked, hint }) {
   const list = rows(game.view.members, "player_id").filter((m) => m.role === "player");
   return h("section", { class: "dc-players" },
     h("h2", {}, t("players.title", { count: list.length })),
+    list.length > 0 && presenceLine(game, list),
     list.length > 0 && h("ul", { class: "plain" }, list.map((m) => {
       const names = linked(m);
-      return h("li", { testid: `member-${m.player_id}` }, h("span", { class: "code-small" }, m.code), " ", m.name,
+      return h("li", { testid: `member-${m.player_id}` }, ...presenceMarks(game, m), " ", h("span", { class: "code-small" }, m.code), " ", m.name,
         names.length ? h("span", { class: "muted" }, ` → ${names.join(", ")}`) : h("span", { class: "muted" }, ` · ${t("players.no_character")}`));
     })),
     h("form", {
@@ -340,7 +345,13 @@ export function gmPlayers(app, game, ui, { linked, hint }) {
       oninput: (e) => { ui.newPlayers = e.target.value; },
     }, ui.newPlayers || ""),
     h("button", { type: "submit", class: "primary", testid: "add-players", disabled: Boolean(ui.adding) }, t("add.many"))),
-    ui.addStatus && h("div", { class: "hint", testid: "add-status" }, ui.addStatus));
+    addStatus(ui));
+}
+
+// The add forms' progress or result (`ui.addStatus`: a function that makes it in the language now).
+function addStatus(ui) {
+  const words = typeof ui.addStatus === "function" ? ui.addStatus() : ui.addStatus;
+  return words ? h("div", { class: "hint", testid: "add-status" }, words) : null;
 }
 
 // Members are added over HTTP in as few requests as the server takes (500 names each, all or
@@ -351,25 +362,28 @@ const NAMES_PER_REQUEST = 500;
 
 export async function addMembers(app, game, names, { role, team = null, ui = app.ui, done }) {
   let added = 0;
-  const status = (text) => {
-    ui.addStatus = text;
+  // Kept as words to make, not made: a switch of language redraws them in the new one.
+  const status = (words) => {
+    ui.addStatus = words;
     app.render();
   };
   ui.adding = true;
   try {
     while (added < names.length) {
       const batch = names.slice(added, added + NAMES_PER_REQUEST);
-      status(t("add.progress", { done: added, total: names.length }));
+      const done = added;
+      status(() => t("add.progress", { done, total: names.length }));
       await api.addPlayers(game.gameId, game.token, batch.map((name) => ({ name, role, team })), newCommandId());
       added += batch.length;
     }
-    status(t("add.done", { count: added }));
+    const count = added;
+    status(() => t("add.done", { count }));
   } catch (err) {
-    const left = names.length - added;
-    const failed = left === 1
-      ? t("add.failed", { name: names[added] })
-      : t("add.failed_list", { count: Math.min(NAMES_PER_REQUEST, left) });
-    status(`${failed} ${errorText(err.code, err.message)}`);
+    const at = added;
+    const left = names.length - at;
+    status(() => `${left === 1
+      ? t("add.failed", { name: names[at] })
+      : t("add.failed_list", { count: Math.min(NAMES_PER_REQUEST, left) })} ${errorText(err.code, err.message)}`);
   } finally {
     done(added);
     ui.adding = false;

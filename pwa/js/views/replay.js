@@ -327,6 +327,8 @@ export function replayScreen(theApp, game) {
     h("div", { class: "replay-head" },
       h("h1", {}, t("replay.title")),
       h("a", { class: "button secondary", href: "#/", testid: "replay-back" }, t("replay.back"))),
+    // A player's own duels before the controls: what a player opens the replay for.
+    (index && R.part?.mine?.(index, R.me, { jump: (target) => setCursor(target), at: seq })) || null,
     // Every block is always there (empty when it has nothing), so a patch never shifts the
     // list box to another element and loses its scroll.
     h("div", { class: "replay-notes" }, loading()),

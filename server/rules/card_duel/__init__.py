@@ -3,6 +3,7 @@
 from server.rules import roster
 from server.rules.card_duel.commands import COMMANDS
 from server.rules.card_duel.decide import decide
+from server.rules.card_duel.directory import directory
 from server.rules.card_duel.events import EVENTS
 from server.rules.card_duel.evolve import evolve, initial_state
 from server.rules.card_duel.offers import offers
@@ -22,4 +23,5 @@ RULESET: Ruleset[CardDuel] = Ruleset(
     sight=Sight(audience=audience, shared=shared, private=private, touched=touched, rows=rows),
     events=EVENTS,
     offers=offers,
+    directory=directory,
 )

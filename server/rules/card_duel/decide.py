@@ -386,7 +386,7 @@ def offline_duel(state: CardDuel, command: OfflineDuel, ctx: Context) -> list[Fa
         raise RuleError("forbidden", "only a duellist brings its duel")
     if a.key is None or b.key is None:
         raise RuleError("no_key", "both duellists need a registered key")
-    offline.known(record, (a.keys, b.keys))
+    record = offline.known(record, (a.keys, b.keys))
     offline.timed(record, ctx.now)
     offline.committed(record)
     taken = state.records.get(offline.record_id(record.texts))

@@ -180,7 +180,7 @@ def ended(state: CardDuel, fact: DuelEnded) -> CardDuel:
         Outcome(o.player_id, o.effect, None if o.until is None else parse_iso(o.until))
         for o in fact.outcomes
     )
-    return finish(state, fact.duel_id, outcomes)
+    return finish(state, fact.duel_id, outcomes, counted=True)
 
 
 def cancelled(state: CardDuel, fact: DuelCancelled) -> CardDuel:
@@ -188,13 +188,32 @@ def cancelled(state: CardDuel, fact: DuelCancelled) -> CardDuel:
     return finish(state, duel.duel_id, tuple(Outcome(p, "cancelled") for p in duel.players))
 
 
-def finish(state: CardDuel, duel_id: str, outcomes: tuple[Outcome, ...]) -> CardDuel:
+def finish(
+    state: CardDuel, duel_id: str, outcomes: tuple[Outcome, ...], counted: bool = False
+) -> CardDuel:
+    """The duel closed; an ended one (`counted`) that one player alone won adds to the tally."""
     duel = new_duel(state.duels[duel_id], outcomes=outcomes, picks={})
     duels = state.duels.copy()
     del duels[duel_id]
-    freed = [new_fighter(state.fighters[p], duel_id=None) for p in duel.players]
+    winner = sole_winner(duel) if counted else None
+    freed = [tallied(state.fighters[p], winner) for p in duel.players]
     last = state.last_duels.grown({p: duel for p in duel.players})
     return with_fighters(state, *freed, duels=duels, last_duels=last)
+
+
+def sole_winner(duel: Duel) -> str | None:
+    """Who alone won the duel's last round; None when both did (an escape's exception) or none."""
+    winners = duel.rounds[-1].winners if duel.rounds else ()
+    return winners[0] if len(winners) == 1 else None
+
+
+def tallied(fighter: Fighter, winner: str | None) -> Fighter:
+    """The fighter out of its duel, one more won or lost when the duel had a sole winner."""
+    if winner is None:
+        return new_fighter(fighter, duel_id=None)
+    if fighter.player_id == winner:
+        return new_fighter(fighter, duel_id=None, won=fighter.won + 1)
+    return new_fighter(fighter, duel_id=None, lost=fighter.lost + 1)
 
 
 def settled(state: CardDuel, fact: OfflineDuelRecorded | OfflineDuelVoid) -> CardDuel:
@@ -258,9 +277,16 @@ FIGHTER_EFFECTS: dict[type[Fact], Callable[[Fighter, Any], Fighter]] = {
     PlayerHealed: lambda f, e: new_fighter(f, wounded=False),
     CardGranted: lambda f, e: new_fighter(f, cards=(*f.cards, Card.load(e.card))),
     ItemGranted: lambda f, e: new_fighter(f, items=(*f.items, e.item)),
-    # Revived with a fresh hand and nothing else but its phone's key.
+    # Revived with a fresh hand and nothing else but its phone's key (and its tally of duels).
     PlayerRevived: lambda f, e: Fighter(
-        f.player_id, cards(e.cards), key=f.key, key_id=f.key_id, keys=f.keys, starts=f.starts
+        f.player_id,
+        cards(e.cards),
+        key=f.key,
+        key_id=f.key_id,
+        keys=f.keys,
+        starts=f.starts,
+        won=f.won,
+        lost=f.lost,
     ),
 }
 # The events of the rules' own: any other is the roster's.

@@ -14,7 +14,7 @@ REVEAL_MS the challenger forfeits. Pure: no clock but the command's, no I/O.
 import base64
 import hashlib
 import itertools
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import msgspec
 from cryptography.exceptions import InvalidSignature
@@ -77,6 +77,7 @@ class Commit(Body, frozen=True, tag="c"):
     v: int | None = None
     r: int | None = None
     key: str | None = msgspec.field(default=None, name="K")  # A's public key, for B's phone
+    i: str | None = None  # or its key id, when B's phone holds the key (a smaller QR)
     p: str | None = None
 
 
@@ -111,6 +112,7 @@ class Pick(Body, frozen=True, tag="p"):
     b: str | None = None
     v: int | None = None
     key: str | None = msgspec.field(default=None, name="K")  # B's public key, for A's phone
+    i: str | None = None  # or its key id, when A's phone holds the key
 
 
 class Reveal(Body, frozen=True, tag="r"):
@@ -173,7 +175,10 @@ class Record:
     challenger: str
     target: str
     revisions: tuple[int, int]
-    keys: tuple[str, str]  # as the phones showed them to each other in round 1
+    # As the phones showed them to each other in round 1: a public key (`K`), or a key id (`i`)
+    # until `known` puts the registered key it names in its place.
+    keys: tuple[str, str]
+    by_id: tuple[bool, bool]  # which of `keys` is a key id
     ranged: bool
     at: int  # the challenge
     rounds: tuple[Round, ...]
@@ -204,7 +209,7 @@ def read(texts: list[str]) -> tuple[Record, list[Message]]:
     checked by `signed`, last: they are the costly part."""
     messages = [message(text) for text in texts]
     first = messages[0].body
-    if not isinstance(first, Commit) or not (first.g and first.d and first.a and first.key):
+    if not isinstance(first, Commit) or not (first.g and first.d and first.a and shown(first)):
         raise RuleError("invalid", "record: it opens with the challenge of round 1 (g, d, a, K)")
     if first.n != 1 or first.p is not None or first.r not in (0, 1) or first.v is None:
         raise RuleError("invalid", "record: the challenge is round 1, names no text before it")
@@ -226,15 +231,17 @@ def read(texts: list[str]) -> tuple[Record, list[Message]]:
             commit.v,
             commit.r,
             commit.key,
+            commit.i,
             pick.b,
             pick.v,
             pick.key,
+            pick.i,
         )
         if n > 1 and any(field is not None for field in again):
             raise RuleError("invalid", f"record: round {n} names no game nor players again")
         rounds.append(Round(n, commit, pick, reveal))
     pick = rounds[0].pick
-    if not (pick.b and pick.key) or pick.v is None:
+    if not (pick.b and shown(pick)) or pick.v is None:
         raise RuleError("invalid", "record: the first pick names its player, revision and key")
     if pick.b == first.a:
         raise RuleError("invalid", "record: a player cannot duel itself")
@@ -243,7 +250,8 @@ def read(texts: list[str]) -> tuple[Record, list[Message]]:
         challenger=first.a,
         target=pick.b,
         revisions=(first.v, pick.v),
-        keys=(first.key, pick.key),
+        keys=(shown(first), shown(pick)),
+        by_id=(first.key is None, pick.key is None),
         ranged=first.r == 1,
         at=first.at,
         rounds=tuple(rounds),
@@ -252,11 +260,25 @@ def read(texts: list[str]) -> tuple[Record, list[Message]]:
     return record, messages
 
 
-def known(record: Record, keys: tuple[tuple[str, ...], tuple[str, ...]]) -> None:
+def shown(body: Commit | Pick) -> str:
+    """The key a round 1 text shows: its public key `K` or, instead, the id `i` of a key its
+    player registered; exactly one, non-empty ("" when not so: `read` refuses it)."""
+    if (body.key is None) == (body.i is None):
+        return ""
+    return body.key or body.i or ""
+
+
+def known(record: Record, keys: tuple[tuple[str, ...], tuple[str, ...]]) -> Record:
     """The keys the phones showed each other are keys their players registered, then or
-    before: a key registered later (the same or a new one) never unsigns a record."""
-    if any(shown not in held for shown, held in zip(record.keys, keys, strict=True)):
-        raise RuleError("bad_signature", "a phone showed a key its player never registered")
+    before: a key registered later (the same or a new one) never unsigns a record. A key id
+    is replaced by the registered key it names."""
+    found = []
+    for shown_key, by_id, held in zip(record.keys, record.by_id, keys, strict=True):
+        named = [key for key in held if key_id(key) == shown_key] if by_id else [shown_key]
+        if not named or named[0] not in held:
+            raise RuleError("bad_signature", "a phone showed a key its player never registered")
+        found.append(named[0])
+    return replace(record, keys=(found[0], found[1]), by_id=(False, False))
 
 
 def signed(record: Record, messages: list[Message]) -> None:

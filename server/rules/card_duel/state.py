@@ -54,6 +54,10 @@ class Fighter:
     # phones last saw, and is void when the log moved on before the duel ended.
     revision: int = 0
     starts: tuple["Start", ...] = ()  # each duel it began, online or offline, as it stood then
+    # Duels it won and lost, online and offline, counted when one of the two alone won the
+    # last round; its own story at the end (kept through a revive: the player's, not the body's).
+    won: int = 0
+    lost: int = 0
 
     def card(self, card_id: str) -> Card | None:
         for card in self.cards:

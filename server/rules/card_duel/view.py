@@ -157,7 +157,7 @@ def private(state: CardDuel, viewer: Member, now: int) -> Json:
     last = state.last_duels.get(viewer.player_id)
     settled = state.offline_of.get(viewer.player_id)
     return {
-        "me": {**member_view(viewer), **status(fighter)},
+        "me": {**member_view(viewer), **status(fighter), **tally(fighter)},
         "duel": duel and my_duel(state, duel, viewer.player_id),
         "last_duel": last and my_last_duel(state, last, viewer.player_id),
         "offline": settled and my_offline(state, settled, viewer.player_id),
@@ -210,6 +210,12 @@ def status(fighter: Fighter) -> Json:
         "key_id": fighter.key_id,  # its phone's key for offline duels; None: none registered
         "revision": fighter.revision,  # signed into an offline duel's record
     }
+
+
+def tally(fighter: Fighter) -> Json:
+    """The player's own duels won and lost (its end screen's story): the player's alone, not in
+    the console's rows, which have no use for it."""
+    return {"duels_won": fighter.won, "duels_lost": fighter.lost}
 
 
 def opponent(state: CardDuel, duel: Duel, me: str) -> Json:

@@ -12,7 +12,7 @@ import { cardFace, cardView } from "../../views/common.js";
 import { storedKey } from "./keys.js";
 import { ensureKey, keyReady, register, stateOf } from "./ready.js";
 import { settle } from "./outcome.js";
-import { commitment, faceData, fromQr, parse, prevOf, randomB64, seal, signedBy } from "./qrtext.js";
+import { commitment, faceData, fromQr, keyIdOf, parse, prevOf, randomB64, seal, signedBy, unb64url } from "./qrtext.js";
 import { claimDue, gameDuels, keptDuel, postCommand, save, sync } from "./records.js";
 import { reader, stopReading } from "./reader.js";
 
@@ -68,22 +68,41 @@ export function offlineDispute(game) {
       dispute.ruling == null ? t("offline.dispute.deciding") : t(`offline.dispute.told.${dispute.ruling}`)));
 }
 
-// Duels begun and not finished (the screen closed, the page reloaded): back to their QR.
+// Duels begun and not finished (the screen closed, the page reloaded): back to their QR. And the
+// challenger's last reveal a little while: "Rozumím" may be tapped before the other phone read it.
+const REVEAL_AGAIN_MS = 15 * 60 * 1000;
 function unfinished(app, game) {
   const open = gameDuels(game.gameId).filter((e) => !e.sync && e.record.length > 0);
-  return open.map((e) => h("button", {
+  const revealed = gameDuels(game.gameId).filter((e) => e.sync && e.role === "a" && parse(e.record.at(-1))?.body.t === "r"
+    && serverNow() - (parse(e.record.at(-1))?.body.at ?? 0) < REVEAL_AGAIN_MS).slice(-1);
+  return [...open.map((e) => h("button", {
     class: "secondary wide", testid: "offline-resume",
     // B who read a challenge and has not picked goes back to the cards.
     onclick: () => app.set({ offline: { step: e.role === "b" && e.record.length % 3 === 1 ? "choose" : "show", d: e.d }, readerError: null }),
-  }, e.opponentName ? t("offline.resume", { name: e.opponentName }) : t("offline.resume_challenge")));
+  }, e.opponentName ? t("offline.resume", { name: e.opponentName }) : t("offline.resume_challenge"))),
+  ...revealed.map((e) => h("button", {
+    class: "secondary wide", testid: "offline-reveal-again",
+    onclick: () => app.set({ offline: { step: "show", d: e.d }, readerError: null }),
+  }, t("offline.reveal_again", { name: e.opponentName ?? "" })))];
 }
 
-// What the latest kept duels' sync came to.
+// What the latest kept duels' sync came to: against whom, how it ended, where the record stands.
 function syncList(game) {
   const kept = gameDuels(game.gameId).filter((e) => e.sync).slice(-3);
   if (!kept.length) return null;
   return h("ul", { class: "offline-sync", testid: "offline-sync" }, kept.map((e) => h("li", { "data-sync": e.sync, testid: `offline-sync-${e.sync}` },
+    h("strong", {}, e.opponentName ?? ""), " · ", h("span", { testid: "offline-sync-result" }, t(`offline.result.${resultOf(e)}`)), " · ",
     syncWords(e), e.error ? [" ", errorText(e.error, "", "card-duel")] : null)));
+}
+
+// How a kept duel ended for this phone: a forfeit claim (a record that stops at B's pick) is
+// B's win; otherwise the last round's winners.
+function resultOf(entry) {
+  if (parse(entry.record.at(-1))?.body.t === "p") return "forfeit";
+  const winners = entry.rounds.at(-1)?.winners ?? [];
+  const mine = winners.includes(entry.me);
+  const theirs = winners.includes(entry.opponent);
+  return mine && theirs ? "both" : mine ? "win" : theirs ? "loss" : "open";
 }
 
 // Where a kept record stands; one that waits though the phone has signal says why (a duellist
@@ -164,9 +183,10 @@ async function commit(game, entry, card, ranged) {
   const next = entry ?? { d: randomB64(8), game_id: game.gameId, me: me.player_id, role: "a", ranged, record: [], rounds: [] };
   const n = next.rounds.length + 1;
   const body = n === 1
-    ? { t: "c", g: game.gameId, d: next.d, a: me.player_id, v: me.revision ?? 0, r: ranged ? 1 : 0, K: key.public_key, n: 1, at, h: h_ }
+    ? { t: "c", g: game.gameId, d: next.d, a: me.player_id, v: me.revision ?? 0, r: ranged ? 1 : 0, i: key.key_id, n: 1, at, h: h_ }
     : { t: "c", p: await prevOf(next.record.at(-1)), n, at, h: h_ };
   next.record = [...next.record, await seal(body, key.privateKey)];
+  next.alt = null;
   next.secret = { card_id: card.card_id, nonce };
   await save(next);
   return next;
@@ -179,12 +199,49 @@ async function answer(game, entry, card) {
   const prev = await prevOf(entry.record.at(-1));
   const at = Math.round(serverNow());
   const body = entry.rounds.length === 0
-    ? { t: "p", p: prev, b: me.player_id, v: me.revision ?? 0, K: key.public_key, c: card.card_id, f: faceData(card), at }
+    ? { t: "p", p: prev, b: me.player_id, v: me.revision ?? 0, i: key.key_id, c: card.card_id, f: faceData(card), at }
     : { t: "p", p: prev, c: card.card_id, f: faceData(card), at };
   entry.record = [...entry.record, await seal(body, key.privateKey)];
+  entry.alt = null;
   entry.myCard = card.card_id;
   await save(entry);
   return entry;
+}
+
+// Round 1 names each phone's key by its id (a smaller QR); the reading phone has it from the
+// directory, fetched while it had signal. The key the id names, or null when this phone lacks it.
+async function keyFor(game, playerId, id) {
+  const key = game.directory?.players?.[playerId]?.key;
+  if (key && id && (await keyIdOf(unb64url(key))) === id) return key;
+  if (navigator.onLine) game.directory?.load?.(); // registered since: the next read may have it
+  return null;
+}
+
+// "This phone lacks the key": the showing phone then offers its long code, with the key.
+function unknownKey(game, playerId) {
+  return { code: "unknown_key", words: { name: nameOf(game, playerId) } };
+}
+
+// The showing phone's round 1 text again, with its whole key `K` in place of its id: for a
+// reading phone that lacks the key. The short one stays at hand (`alt`): the answer names
+// whichever the other phone read.
+async function lengthen(game, entry) {
+  const last = parse(entry.record.at(-1));
+  const key = await myKey(game);
+  const body = Object.fromEntries(Object.entries(last.body).map(([k, v]) => (k === "i" ? ["K", key.public_key] : [k, v])));
+  const long = await seal(body, key.privateKey);
+  const next = { ...entry, record: [...entry.record.slice(0, -1), long], alt: entry.record.at(-1) };
+  await save(next);
+  return next;
+}
+
+// The record up to the text an answer names (`p`): the one shown, or its other form; null when
+// the answer is to neither.
+async function answering(entry, p) {
+  for (const text of [entry.record.at(-1), entry.alt].filter(Boolean)) {
+    if (p === (await prevOf(text))) return [...entry.record.slice(0, -1), text];
+  }
+  return null;
 }
 
 // B reads a challenge: round 1 opens a duel; a later round goes on with the one B is in.
@@ -198,8 +255,10 @@ async function takeChallenge(app, game, content, entry) {
   if (body.n === 1) {
     if (body.g !== game.gameId) return "other_game";
     if (body.a === me.player_id) return "own";
-    if (!body.K) return "no_key";
-    next = { d: body.d, game_id: game.gameId, me: me.player_id, role: "b", opponent: body.a, opponentKey: body.K, ranged: body.r === 1, record: [text], rounds: [] };
+    if (!body.K && !body.i) return "no_key";
+    const opponentKey = body.K ?? (await keyFor(game, body.a, body.i));
+    if (!opponentKey) return unknownKey(game, body.a);
+    next = { d: body.d, game_id: game.gameId, me: me.player_id, role: "b", opponent: body.a, opponentKey, ranged: body.r === 1, record: [text], rounds: [] };
   } else {
     if (!entry || body.p !== (await prevOf(entry.record.at(-1)))) return "not_this_duel";
     next = { ...entry, record: [...entry.record, text] };
@@ -218,15 +277,17 @@ async function takePick(app, game, entry, content) {
   const { text, face } = fromQr(content);
   const parsed = parse(text);
   if (!parsed || parsed.body.t !== "p") return "not_pick";
-  if (parsed.body.p !== (await prevOf(entry.record.at(-1)))) return "not_this_duel";
+  const record = await answering(entry, parsed.body.p);
+  if (!record) return "not_this_duel";
   const opponent = entry.opponent ?? parsed.body.b;
-  const opponentKey = entry.opponentKey ?? parsed.body.K;
-  if (!opponentKey) return "no_key";
+  if (!entry.opponentKey && !parsed.body.K && !parsed.body.i) return "no_key";
+  const opponentKey = entry.opponentKey ?? parsed.body.K ?? (await keyFor(game, opponent, parsed.body.i));
+  if (!opponentKey) return unknownKey(game, opponent);
   if (!(await signedBy(parsed, opponentKey))) return "bad_signature";
   const key = await myKey(game);
   const mine = game.view.me.cards.find((c) => c.card_id === entry.secret.card_id);
   const reveal = { t: "r", p: await prevOf(text), c: entry.secret.card_id, k: entry.secret.nonce, f: faceData(mine ?? {}), at: Math.round(serverNow()) };
-  const next = { ...entry, opponent, opponentKey, opponentName: nameOf(game, opponent), record: [...entry.record, text] };
+  const next = { ...entry, opponent, opponentKey, opponentName: nameOf(game, opponent), record: [...record, text], alt: null };
   next.record = [...next.record, await seal(reveal, key.privateKey)];
   next.rounds = [...entry.rounds, roundOf(game, { [next.me]: entry.secret.card_id, [opponent]: parsed.body.c }, face, reveal.at)];
   next.secret = null;
@@ -238,11 +299,12 @@ async function takeReveal(app, game, entry, content) {
   const { text, face } = fromQr(content);
   const parsed = parse(text);
   if (!parsed || parsed.body.t !== "r") return "not_reveal";
-  if (parsed.body.p !== (await prevOf(entry.record.at(-1)))) return "not_this_duel";
+  const record = await answering(entry, parsed.body.p);
+  if (!record) return "not_this_duel";
   if (!(await signedBy(parsed, entry.opponentKey))) return "bad_signature";
   const challenge = parse(entry.record.at(-2)).body;
   if ((await commitment(parsed.body.c, parsed.body.k)) !== challenge.h) return "bad_commitment";
-  const next = { ...entry, record: [...entry.record, text] };
+  const next = { ...entry, record: [...record, text], alt: null };
   next.rounds = [...entry.rounds, roundOf(game, { [entry.opponent]: parsed.body.c, [entry.me]: entry.myCard }, face, parsed.body.at)];
   return played(app, game, next);
 }
@@ -277,7 +339,9 @@ function nameOf(game, playerId) {
 // How the sync's word looks: done, waiting, or not counted (the outcome above binds nobody).
 const SYNC_CHIP = { recorded: "ok", already: "ok", pending: "wait", sent: "wait", void: "bad", refused: "bad" };
 
-// The QR to show and what the phone says under it: the challenge, the pick, the reveal, the outcome.
+// The QR to show, in one screen at 320 × 568: the round's verdict first (with "Rozumím" right
+// under it once the duel is over), then the QR, then the one action that reads the other
+// phone's answer; what the round did and both cards below.
 function showScreen(app, game, entry, close) {
   const { me } = game.view;
   const last = parse(entry.record.at(-1)).body;
@@ -286,21 +350,38 @@ function showScreen(app, game, entry, close) {
   const claimed = last.t === "p" && Boolean(entry.sync); // B brings the pick as a forfeit claim
   const text = entry.record.at(-1);
   const mine = entry.role === "a" ? last.t !== "p" : last.t === "p";
+  const settled = last.t === "r" && round;
+  const go = (step) => app.set({ offline: { step, d: entry.d }, readerError: null });
+  // What the phone does next, right under the QR (or under the verdict when there is none).
+  const next = entry.role === "a" && last.t === "c"
+    ? h("button", { class: "primary wide", testid: "offline-read-pick", onclick: () => go("read-pick") }, t("offline.read_answer"))
+    : entry.role === "b" && last.t === "p" && !claimed
+      ? h("button", { class: "primary wide", testid: "offline-read-reveal", onclick: () => go("read-reveal") }, t("offline.read_reveal"))
+      : !over && last.t === "r" && entry.role === "a"
+        ? h("button", { class: "primary wide", testid: "offline-next-round", onclick: () => go("choose") }, t("offline.next_round"))
+        : !over && last.t === "r" && entry.role === "b"
+          ? h("button", { class: "primary wide", testid: "offline-read-next", onclick: () => go("read-challenge") }, t("offline.read_next"))
+          : null;
+  // A round 1 text names its key by id; a reading phone that lacks the key asks for this one.
+  const long = mine && last.i && h("button", {
+    class: "secondary wide", testid: "offline-long-code",
+    onclick: async () => app.set({ offline: { step: "show", d: (await lengthen(game, entry)).d } }),
+  }, t("offline.long_code"));
   return h("main", { class: "duel offline", testid: "offline-show", "data-step": last.t },
-    h("h1", { class: "duel-title" }, t("offline.title")),
-    entry.opponentName && h("div", { class: "duel-opponent" }, t("duel.against"), " ", h("strong", {}, entry.opponentName)),
+    h("div", { class: `offline-head${entry.opponentName ? " named" : ""}` },
+      h("h1", { class: "duel-title" }, t("offline.title")),
+      entry.opponentName && h("div", { class: "duel-opponent" }, t("duel.against"), " ", h("strong", {}, entry.opponentName)),
+      settled && verdictOf(me, entry, round)),
+    over && h("button", { class: "primary wide", testid: "offline-close", onclick: close }, t("reveal.ok")),
     mine && qrBlock(text, t(`offline.show.${last.t}`)),
-    last.t === "r" && round && roundBlock(me, entry, round),
-    // What the phone does next.
-    entry.role === "a" && last.t === "c" && h("button", { class: "primary wide", testid: "offline-read-pick", onclick: () => app.set({ offline: { step: "read-pick", d: entry.d }, readerError: null }) }, t("offline.read_pick")),
-    entry.role === "b" && last.t === "p" && h("button", { class: "primary wide", testid: "offline-read-reveal", onclick: () => app.set({ offline: { step: "read-reveal", d: entry.d }, readerError: null }) }, t("offline.read_reveal")),
+    next,
+    long,
     entry.role === "b" && last.t === "p" && forfeitClaim(app, game, entry),
-    !over && last.t === "r" && entry.role === "a" && h("button", { class: "primary wide", testid: "offline-next-round", onclick: () => app.set({ offline: { step: "choose", d: entry.d } }) }, t("offline.next_round")),
-    !over && last.t === "r" && entry.role === "b" && h("button", { class: "primary wide", testid: "offline-read-next", onclick: () => app.set({ offline: { step: "read-challenge", d: entry.d }, readerError: null }) }, t("offline.read_next")),
     (over || claimed) && h("div", { class: `chip ${SYNC_CHIP[entry.sync] ?? ""}`, testid: "offline-sync-state", "data-sync": entry.sync }, syncWords(entry),
       entry.error ? [" ", errorText(entry.error, "", "card-duel")] : null,
       entry.reason ? [" ", t(`offline.void.${entry.reason}`)] : null),
-    h("button", { class: "secondary wide", testid: "offline-close", onclick: close }, t(over ? "reveal.ok" : "offline.later")));
+    settled && roundBlock(me, entry, round),
+    !over && h("button", { class: "secondary wide", testid: "offline-close", onclick: close }, t("offline.later")));
 }
 
 // A challenger who saw B's pick and does not reveal loses the round to B's card: B may bring
@@ -321,23 +402,30 @@ function forfeitClaim(app, game, entry) {
   }, t("offline.claim"));
 }
 
-// The QR of a text, with its size in bytes and QR version (kept small: a phone screen at arm's length).
+// The QR of a text at error correction L with a quiet zone of 2 modules (on its white card):
+// its modules as big as the screen's width allows. Its size stays off the screen (data-*).
 function qrBlock(content, caption) {
   const bytes = new TextEncoder().encode(content).length;
-  const version = (qrMatrix(content).length - 17) / 4;
-  return h("section", { class: "offline-qr", testid: "offline-qr", "data-bytes": bytes, "data-version": version },
+  const version = (qrMatrix(content, { level: "L" }).length - 17) / 4;
+  return h("div", { class: "offline-qr", testid: "offline-qr", "data-bytes": bytes, "data-version": version },
     h("div", { class: "hint" }, caption),
-    h("div", { class: "my-qr", testid: "offline-qr-image" }, svgNode(qrSvg(content))),
-    h("div", { class: "hint small" }, t("offline.qr_size", { bytes, version })));
+    h("div", { class: "my-qr offline-code", testid: "offline-qr-image" }, svgNode(qrSvg(content, { level: "L", quiet: 2 }))));
 }
 
-// The round as an online reveal shows it: both cards, the verdict, what it did, the countdown.
-function roundBlock(me, entry, round) {
+// The round's verdict, as the online reveal words it.
+function verdictOf(me, entry, round) {
   const iWon = round.winners.includes(me.player_id);
   const theyWon = round.winners.includes(entry.opponent);
   const verdict = iWon && theyWon ? "reveal.both" : iWon ? "reveal.you_won" : theyWon ? "reveal.they_won" : "reveal.draw";
+  return h("div", { class: `verdict ${iWon && !theyWon ? "good" : theyWon && !iWon ? "bad" : ""}`, testid: "reveal-verdict" }, t(verdict));
+}
+
+// The round as an online reveal shows it (its verdict above the QR): what it did, the
+// countdown, both cards.
+function roundBlock(me, entry, round) {
+  const iWon = round.winners.includes(me.player_id);
+  const theyWon = round.winners.includes(entry.opponent);
   return h("section", { class: "reveal", testid: "offline-reveal" },
-    h("div", { class: `verdict ${iWon && !theyWon ? "good" : theyWon && !iWon ? "bad" : ""}`, testid: "reveal-verdict" }, t(verdict)),
     round.outcomes.length > 0 && h("section", { class: "outcomes", testid: "reveal-outcomes" }, round.outcomes.map((o) => {
       const mineO = o.player_id === me.player_id;
       const testid = mineO ? { stun: "stun-countdown", escape: "immune-countdown", special: "effect-countdown" }[o.effect] : null;

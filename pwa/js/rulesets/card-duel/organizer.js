@@ -6,6 +6,7 @@ import { countdown } from "../../countdown.js";
 import { count, rows } from "../../keyed.js";
 import { suffering } from "./player.js";
 import { parse } from "./qrtext.js";
+import { presenceLine, presenceMarks } from "../../presence.js";
 import { gameHead, matchesFilter, memberForm, nameOf, sending, membersList, playerFilter, playerRowHead, seedSection } from "../../views/common.js";
 
 const KINDS = ["stun", "wound", "escape", "death", "special"];
@@ -166,6 +167,7 @@ function playersTable(app, game) {
   for (const c of game.inFlight()) if (c.player_id) pending.set(c.player_id, [...(pending.get(c.player_id) || []), c.type]);
   return h("section", { class: "players-table" },
     h("h2", {}, t("players.title", { count: count(view.players) })),
+    all.length > 0 && presenceLine(game, all, { ready: isReady, readyKey: "presence.ready" }),
     !all.length && h("p", { class: "hint" }, t("players.none")),
     all.length > 0 && playerFilter(app, { count: all.length, shown: shown.length }),
     keyed("div", { class: "player-rows", testid: "player-rows" }, shown.map((p) => {
@@ -180,14 +182,19 @@ function playersTable(app, game) {
         immune: inForce(p.immune_until),
         suffers: suffering(p.effect),
         sending: pending.get(p.player_id) ?? [],
+        seen: game.presence && (game.presence[p.player_id] ?? "absent"), // (redrawn when it changes)
       };
       return { key: p.player_id, data: row, render: () => playerRow(app, game, row) };
     })));
 }
 
+// Ready for duels with no signal: the phone's key is registered.
+const isReady = (p) => p.key_id != null;
+
 function playerRow(app, game, { p, open, opponent, stunned, immune, suffers }) {
   return h("div", { class: `prow ${p.alive ? "" : "is-dead"}`, testid: `player-row-${p.player_id}` },
     playerRowHead(app, p, open,
+      ...presenceMarks(game, p, { isReady: isReady(p), readyWords: t("presence.row.ready") }),
       p.alive ? null : h("span", { class: "chip dead", testid: `org-dead-${p.player_id}` }, t("state.dead")),
       p.wounded ? h("span", { class: "chip wound", testid: `org-wounded-${p.player_id}` }, t("state.wounded")) : null,
       stunned && h("span", { class: "chip stun" }, t("state.stunned"), " ",

@@ -87,10 +87,15 @@ function mainScreen(app, game) {
   const noSignal = !navigator.onLine || game.connection === "closed";
   return h("main", { class: "player" },
     info.status === "lobby" && h("div", { class: "banner info", testid: "lobby-banner" }, t("game.lobby")),
-    ended && gameOver(game, { mine: t(`end.mine.${!me.alive ? "dead" : me.wounded ? "wounded" : "alive"}`), result: result(game.view) }),
-    !me.alive && h("div", { class: "banner dead", testid: "dead-banner" },
+    ended && gameOver(game, {
+      mine: t(`end.mine.${!me.alive ? "dead" : me.wounded ? "wounded" : "alive"}`),
+      duels: t("end.duels", { won: me.duels_won ?? 0, lost: me.duels_lost ?? 0 }),
+      result: result(game.view),
+    }),
+    // After the end nobody goes to Death or to a healer: the game-over section tells the story.
+    !ended && !me.alive && h("div", { class: "banner dead", testid: "dead-banner" },
       h("strong", {}, t("dead.title")), h("span", {}, t("dead.hint"))),
-    me.alive && me.wounded && h("div", { class: "banner wound", testid: "wound-banner" },
+    !ended && me.alive && me.wounded && h("div", { class: "banner wound", testid: "wound-banner" },
       h("strong", {}, t("wound.title")), h("span", {}, t("wound.hint"))),
     offlineDispute(game),
     // What a special card did to this player, big: shown to whoever asks, as a stun is.
@@ -161,16 +166,18 @@ function duelScreen(app, game) {
   const picked = me.cards.find((c) => c.card_id === pickId);
   const unsent = game.queued.some((e) => e.command.type === "pick" && e.command.duel_id === duel.duel_id);
   return h("main", { class: "duel", testid: "duel" },
-    h("h1", { class: "duel-title" }, t("duel.title")),
+    // Whether the opponent has picked stands beside the title: a row less above the cards.
+    h("div", { class: "duel-head" },
+      h("h1", { class: "duel-title" }, t("duel.title")),
+      duel.opponent_picked
+        ? h("div", { class: "chip ok big-chip", testid: "opponent-picked" }, t("duel.opponent_picked"))
+        : h("div", { class: "chip wait big-chip", testid: "opponent-picking" }, t("duel.opponent_picking"))),
     h("div", { class: "duel-opponent" }, t("duel.against"), " ", h("strong", { testid: "duel-opponent" }, duel.opponent.name)),
     h("div", { class: "duel-meta" },
       duel.round > 1 && h("span", { class: "chip", testid: "duel-round" }, t("duel.round_again", { round: duel.round })),
       duel.ranged && h("span", { class: "chip" }, t("duel.ranged")),
       duel.deadline && inForce(duel.deadline) && h("span", { class: "chip" }, t("duel.deadline"), " ", countdown(duel.deadline, { testid: "pick-deadline" }))),
     previousRounds(game.view),
-    duel.opponent_picked
-      ? h("div", { class: "chip ok big-chip", testid: "opponent-picked" }, t("duel.opponent_picked"))
-      : h("div", { class: "chip wait big-chip", testid: "opponent-picking" }, t("duel.opponent_picking")),
     picked
       ? h("section", { class: "my-pick", testid: "my-pick" },
         h("div", { class: "hint" }, t("duel.your_pick")),

@@ -54,25 +54,38 @@ export async function readFile(file) {
 }
 
 let camera = null; // the watch while the camera is on
+let cameraProblem = null; // why the camera did not start: the reader says so until "try again"
+
+// A camera that did not start, in a word the reader explains: refused, none, held by another app.
+function problemOf(error) {
+  const name = error?.name;
+  if (name === "NotAllowedError" || name === "SecurityError") return "denied";
+  if (name === "NotFoundError" || name === "OverconstrainedError" || name === "TypeError") return "none";
+  if (name === "NotReadableError" || name === "AbortError") return "busy";
+  return "failed";
+}
 
 export function stopReading() {
   camera?.stop();
   camera = null;
+  cameraProblem = null;
 }
 
 // The reader: the camera's picture, read four times a second, and a photo as the other way in.
-// onText(text) gets each text read; it answers an error code to show, or null when it took it.
+// onText(text) gets each text read; it answers an error code to show (or {code, words} for
+// words the message names), or null when it took it.
 export function reader(app, { title, onText, onCancel }) {
   const ui = app.ui;
   const take = async (text) => {
     if (!text) return;
     const problem = await onText(text);
-    if (problem) app.set({ readerError: problem });
+    if (problem) app.set({ readerError: problem.code ?? problem, readerWords: problem.words ?? null });
   };
   const video = h("video", { playsinline: true, muted: true, autoplay: true, class: "scan-video" });
-  if (!camera && navigator.mediaDevices?.getUserMedia) {
+  if (!navigator.mediaDevices?.getUserMedia) cameraProblem ??= "none";
+  if (!camera && !cameraProblem) {
     let last = null;
-    // No camera, or refused: the photo still reads.
+    // No camera, or refused: the reader says so, and the photo still reads.
     camera = watch(video, '[data-testid="offline-reader"] video', async (live, watching) => {
       if (!live.videoWidth) return;
       const text = await readPixels(pixelsOf(live, live.videoWidth, live.videoHeight));
@@ -80,12 +93,25 @@ export function reader(app, { title, onText, onCancel }) {
         last = text; // the same code held in view is taken once
         await take(text);
       }
+    }, (error) => {
+      camera = null;
+      cameraProblem = problemOf(error);
+      app.render();
     });
   }
+  const again = () => {
+    cameraProblem = null;
+    app.render();
+  };
   return h("main", { class: "scanner", testid: "offline-reader" },
     h("h1", {}, title),
-    video,
-    ui.readerError && h("div", { class: "chip bad big-chip", testid: "reader-error", "data-code": ui.readerError }, t(`offline.bad.${ui.readerError}`)),
+    cameraProblem
+      ? h("div", { class: "banner camera-problem", role: "alert", testid: "camera-problem", "data-code": cameraProblem },
+        h("strong", {}, t(`offline.camera.${cameraProblem}`)), " ", t("offline.camera.photo"),
+        h("button", { class: "secondary wide", testid: "camera-again", onclick: again }, t("offline.camera.again")))
+      : video,
+    ui.readerError && h("div", { class: "chip bad big-chip", testid: "reader-error", "data-code": ui.readerError },
+      t(`offline.bad.${ui.readerError}`, ui.readerWords ?? {})),
     h("label", { class: "secondary wide button", testid: "reader-photo-label" }, t("offline.read_photo"),
       h("input", {
         type: "file", accept: "image/*", capture: "environment", class: "visually-hidden", testid: "reader-photo",

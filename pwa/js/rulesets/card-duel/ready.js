@@ -10,9 +10,12 @@ import { keepFiles } from "../../rulesets.js";
 import { wordFiles } from "../../i18n.js";
 import { makeKey, storedKey } from "./keys.js";
 import { postCommand } from "./records.js";
+import { every } from "../../tick.js";
 
 const RETRY_MS = 10000; // a failed registration is tried again this often while the phone has signal
-const FILES_AFTER_MS = 3000; // the decoder and the words: not to slow the first view on a weak signal
+// The files wait for an idle moment after the first view (not to slow it, nor to block a first
+// tap), but no longer than this.
+const IDLE_WAIT_MS = 3000;
 
 const AGAIN = new Set(["network", "unavailable", "rate_limited"]); // failures tried again by themselves
 const keyState = new Map(); // game:player -> {key, registering, failed, auto}
@@ -44,13 +47,14 @@ export function keyReady(game, key) {
 
 // Sent over HTTP beside the outbox (which holds what the player did, in order): the phone's
 // stored key when the server counts none, else a new one (this phone lost its key, or another
-// phone's counts). The view, pushed by the socket, then holds its key_id.
-export async function register(app, game) {
+// phone's counts). The view, pushed by the socket, then holds its key_id. `quiet` (by itself, no
+// tap): the screen is drawn again only if it failed, the new view redraws it otherwise.
+export async function register(app, game, { quiet = false } = {}) {
   const me = game.view.me;
   const state = keyState.get(`${game.gameId}:${me.player_id}`);
   if (!state || state.registering) return;
   state.registering = true;
-  app.render();
+  if (!quiet) app.render();
   try {
     const key = state.key && !me.key_id ? state.key : await makeKey(game.gameId, me.player_id);
     state.key = key;
@@ -60,7 +64,7 @@ export async function register(app, game) {
     state.failed = "network";
   } finally {
     state.registering = false;
-    app.render();
+    if (!quiet || state.failed) app.render();
   }
 }
 
@@ -80,21 +84,28 @@ export function prepare(app, game) {
   const state = stateOf(game);
   if (state && wantsKey(game, state) && navigator.onLine) {
     state.auto = true; // once by itself; a failure is retried below
-    register(app, game);
+    register(app, game, { quiet: true });
   }
   if (key !== undefined && !prepared.has(game)) {
     prepared.add(game);
-    setTimeout(() => keepForOffline(), FILES_AFTER_MS);
+    whenIdle(keepForOffline);
+    // Failed for want of signal (or a busy server): again, by itself. A refusal is final.
     const again = () => {
-      if (!navigator.onLine) return;
-      keepForOffline();
       const now = stateOf(game);
-      // Failed for want of signal (or a busy server): again, by itself. A refusal is final.
-      if (AGAIN.has(now?.failed) && !now.registering && game.view?.game?.status !== "ended" && !keyReady(game, now.key)) register(app, game);
+      if (navigator.onLine && AGAIN.has(now?.failed) && !now.registering && game.view?.game?.status !== "ended" && !keyReady(game, now.key)) register(app, game, { quiet: true });
     };
-    window.addEventListener("online", again);
-    setInterval(again, RETRY_MS);
+    window.addEventListener("online", () => {
+      keepForOffline();
+      again();
+    });
+    every(RETRY_MS, again); // on the page's shared tick
   }
+}
+
+// fn() once the page has a moment with nothing to do (requestIdleCallback; Safari has none).
+function whenIdle(fn) {
+  if (window.requestIdleCallback) requestIdleCallback(() => fn(), { timeout: IDLE_WAIT_MS });
+  else setTimeout(fn, IDLE_WAIT_MS);
 }
 
 // The QR decoder (kept on every phone: a BarcodeDetector may still fail to read) and the words
@@ -108,6 +119,7 @@ function keepForOffline() {
   keepFiles([decoder, ...wordFiles()]);
   if (!decoderLoaded && !("BarcodeDetector" in window)) {
     decoderLoaded = true;
-    import("../../vendor/jsQR.js").catch(() => { decoderLoaded = false; });
+    // Its compile is a task of its own, in another idle moment.
+    whenIdle(() => import("../../vendor/jsQR.js").catch(() => { decoderLoaded = false; }));
   }
 }

@@ -5,6 +5,7 @@ import { serverNow } from "../../clock.js";
 import { markRevealSeen, seenReveal } from "../../session.js";
 import { DUELS, run } from "./keys.js";
 import { parse, randomB64 } from "./qrtext.js";
+import { every } from "../../tick.js";
 
 // The challenger's time to reveal once it has seen the pick: a forfeit claim waits it out.
 export const REVEAL_MS = 10 * 60 * 1000;
@@ -138,7 +139,11 @@ export async function postCommand(game, command) {
 
 const watched = new WeakSet();
 
-// Once per game: load the kept duels, and send them whenever the phone has signal.
+const KEYS_MS = 5 * 60 * 1000; // how often a phone with signal asks whether a key was registered
+
+// Once per game: load the kept duels, and send them whenever the phone has signal. Keep the
+// directory fresh while online (an ETag's 304 when nothing changed): it holds every player's
+// key, which a round 1 text names by id only.
 export function watch(app, game) {
   if (watched.has(game)) return;
   watched.add(game);
@@ -146,7 +151,18 @@ export function watch(app, game) {
     app.render();
     sync(game);
   });
-  window.addEventListener("online", () => sync(game));
-  setInterval(() => sync(game), 8000);
-  game.addEventListener("change", () => navigator.onLine && sync(game));
+  const keys = () => navigator.onLine && game.directory?.load();
+  keys();
+  let status = game.view?.game?.status;
+  window.addEventListener("online", () => {
+    sync(game);
+    keys();
+  });
+  every(8000, () => sync(game)); // on the page's shared tick (tick.js)
+  every(KEYS_MS, keys);
+  game.addEventListener("change", () => {
+    if (navigator.onLine) sync(game);
+    // The game starts: the keys registered in the lobby are all in now.
+    if (game.view?.game?.status !== status && (status = game.view?.game?.status) === "running") keys();
+  });
 }

@@ -4,7 +4,7 @@ import { h } from "../../dom.js";
 import { t } from "../../i18n.js";
 import { cardView } from "../../views/common.js";
 import { rows } from "../../keyed.js";
-import { clock, names, when } from "../../replay/describe.js";
+import { clock, memberName, names, when } from "../../replay/describe.js";
 import { publicPlayers, until } from "../../replay/summary.js";
 
 function cardText(card) {
@@ -152,4 +152,31 @@ function cardDuelOrganizer(view, at) {
         h("div", { class: "card-chips" }, (p.cards || []).map((c) => h("span", { class: `card-chip kind-${c.kind}` },
           `${c.title} ${c.big}/${c.small}${c.ranged ? "★" : ""}`)))))),
   ];
+}
+
+// A player's own duels, first on the replay's screen (a phone opens on them, not on the
+// controls): each with its opponent and result; a tap takes the replay to its last reveal.
+export function mine(index, me, { jump, at }) {
+  if (index?.members?.[me]?.role !== "player") return null;
+  const fought = (index.own?.fought || []).filter((duel) => duel.players.includes(me));
+  const result = (winners) => {
+    const iWon = winners.includes(me);
+    const theyWon = winners.some((pid) => pid !== me);
+    return iWon && theyWon ? "both" : iWon ? "won" : theyWon ? "lost" : "none";
+  };
+  return h("section", { class: "replay-mine", testid: "replay-mine" },
+    h("h2", {}, t("replay.mine.title"), " ", h("span", { class: "muted" }, String(fought.length))),
+    fought.length
+      ? h("div", { class: "replay-mine-list" }, fought.map((duel) => {
+        const other = duel.players.find((pid) => pid !== me);
+        const shown = result(duel.winners);
+        return h("button", {
+          class: `replay-mine-row result-${shown}${duel.seq === at ? " at" : ""}`, testid: `replay-mine-${duel.duel_id}`,
+          "data-seq": String(duel.seq), "aria-current": duel.seq === at ? "true" : null, onclick: () => jump(duel.seq),
+        },
+        h("span", { class: "replay-mine-line" },
+          h("strong", { class: "replay-mine-result" }, t(`replay.mine.${shown}`)), " · ", memberName(index, other)),
+        h("span", { class: "replay-mine-meta" }, clock(Date.parse(duel.at), false), duel.offline ? ` · ${t("replay.mine.offline")}` : ""));
+      }))
+      : h("p", { class: "hint" }, t("replay.mine.empty")));
 }

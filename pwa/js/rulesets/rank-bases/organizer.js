@@ -6,6 +6,7 @@ import { errorText, getLang, t } from "../../i18n.js";
 import { api } from "../../api.js";
 import { count, rows } from "../../keyed.js";
 import { problemWords, rankName, teamColor, teamName, teams } from "./ranks.js";
+import { presenceLine, presenceMarks } from "../../presence.js";
 import { gameHead, matchesFilter, memberForm, membersList, nameOf, playerFilter, playerRowHead, seedSection, sending } from "../../views/common.js";
 import { carryingText, partsList, rankSelect, teamBadge } from "./common.js";
 
@@ -23,6 +24,7 @@ export function rankOrganizerScreen(app, game) {
     setupError(game),
     duels(game),
     raids(game),
+    count(view.players) > 0 && presenceLine(game, rows(view.players, "player_id")),
     count(view.players) > 0 && playerFilter(app, { count: count(view.players), shown: shownPlayers(app, view).length }),
     teams(view).map((team) => teamSection(app, game, team)),
     addPlayers(app, game),
@@ -143,6 +145,7 @@ function teamSection(app, game, team) {
         p, lang: getLang(), lobby, open: app.ui.openRow === p.player_id,
         raid: raid && RAID_OPEN.includes(raid.state) ? raid.team_id : null,
         pending: pending.get(p.player_id) ?? [],
+        seen: game.presence && (game.presence[p.player_id] ?? "absent"), // (redrawn when it changes)
       };
       return { key: p.player_id, data: row, render: () => playerRow(app, game, row) };
     })),
@@ -159,6 +162,7 @@ function playerRow(app, game, { p, lobby, open, raid }) {
   const rank = p.rank == null ? t("rank.none") : `${p.rank} · ${rankName(view, p.rank)}`;
   return h("div", { class: `prow ${p.out && !lobby ? "is-dead" : ""}`, testid: `player-row-${p.player_id}` },
     playerRowHead(app, p, open,
+      ...presenceMarks(game, p),
       h("span", { class: "chip rank-chip", testid: `org-rank-${p.player_id}` }, rank),
       !lobby && (p.out
         ? h("span", { class: "chip dead" }, t("status.out"))
