@@ -27,6 +27,7 @@ from tests.browser.helpers import (
 from tests.browser.test_offline_duel import DECODER_LOADED, qr_png, read
 
 SMALL = {"width": 320, "height": 568}
+UNDER = {"readPick": "offline-read-pick", "readReveal": "offline-read-reveal"}  # by BOXES' key
 TECHNICAL = r"/bajt|byte|verze|version/i"
 # The page's boxes, scrolled to the top: each QR, the action under it, the verdict, "Rozumím".
 BOXES = """() => {
@@ -57,6 +58,10 @@ async def measured(page: Page, name: str, action: str | None) -> dict[str, Any]:
         if (await switch.get_attribute("aria-checked") == "true") != sun:
             await switch.click()
         await expect(page.locator("html")).to_have_class("sun" if sun else "")
+        # (the text is signed, then drawn: not there at the very moment of the tap)
+        await expect(page.get_by_test_id("offline-qr-image")).to_be_visible()
+        if action is not None:
+            await expect(page.get_by_test_id(UNDER[action])).to_be_visible()
         boxes = await page.evaluate(BOXES)
         mode = "sun" if sun else "normal"
         await top_shot(page, f"320/offline-round-{name}-{mode}")
