@@ -18,14 +18,16 @@ from server.rules.core import Context, Member
 from server.rules.roster import CODE_ALPHABET, Roster, new_code
 from server.store import chain
 
-PROTOCOL = Path(__file__).resolve().parents[1] / "docs" / "protocol.md"
+DOCS = Path(__file__).resolve().parents[1] / "docs"
+# The wire contract: what all rulesets share, and each ruleset's page ("On the wire").
+PAGES = [DOCS / "protocol.md", *sorted((DOCS / "rules").glob("*.md"))]
 
 
 def block(name: str) -> list[str]:
-    """The lines of the page's one fenced block marked ```text <name>."""
-    text = PROTOCOL.read_text("utf-8")
+    """The lines of the docs' one fenced block marked ```text <name>."""
+    text = "\n".join(page.read_text("utf-8") for page in PAGES)
     found: list[str] = re.findall(rf"^```text {name}\n(.*?)^```$", text, re.M | re.S)
-    assert len(found) == 1, f"docs/protocol.md must hold exactly one ```text {name} block"
+    assert len(found) == 1, f"the docs must hold exactly one ```text {name} block"
     return found[0].splitlines()
 
 

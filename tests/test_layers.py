@@ -75,3 +75,31 @@ def test_a_lower_layer_importing_a_higher_one_is_caught(tmp_path: Path) -> None:
 @pytest.mark.parametrize("layer", sorted(MAY_IMPORT))
 def test_each_layer_names_only_layers(layer: str) -> None:
     assert MAY_IMPORT[layer] <= set(MAY_IMPORT) - {layer}
+
+
+def raw_reads(source: str) -> list[int]:
+    """The lines where a rule reads an event's raw line (`<x>.data[...]`) instead of its typed
+    fact, outside an upcaster (whose work is the raw line)."""
+    found = []
+    for func in ast.walk(ast.parse(source)):
+        if isinstance(func, ast.FunctionDef) and not func.name.startswith("upcast"):
+            found += [
+                node.lineno
+                for node in ast.walk(func)
+                if isinstance(node, ast.Subscript)
+                and isinstance(node.value, ast.Attribute)
+                and node.value.attr == "data"
+            ]
+    return sorted(set(found))
+
+
+def test_the_rules_read_typed_facts_not_raw_lines() -> None:
+    found = {
+        str(path.relative_to(SERVER)): lines
+        for path in sorted((SERVER / "rules").rglob("*.py"))
+        if (lines := raw_reads(path.read_text(encoding="utf-8")))
+    }
+    assert found == {}
+    # (the check sees one: a view that reads a part's tree off the raw line)
+    assert raw_reads("def on(event):\n    return event.data['tree']\n") == [2]
+    assert raw_reads("def upcast_x(event):\n    return event.data['tree']\n") == []

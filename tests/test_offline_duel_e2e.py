@@ -72,3 +72,37 @@ async def test_two_phones_settle_a_duel_offline_and_the_server_takes_it_once(
         e["seq"] for e in log if e["data"].get("duel_id") == recorded[0]["data"]["duel_id"]
     )
     assert not verify(log), verify(log)
+
+
+async def test_a_void_record_is_answered_200_and_changes_no_revision(
+    http: httpx.AsyncClient,
+) -> None:
+    """docs/protocol.md: a void is no refusal (200 with the void's seq); it changes no
+    revision; both players' `offline` is the void duel, `d<seq>` of that very event."""
+    game = await Game.create(http, "card-duel")
+    anna, bob = await game.add("Anna"), await game.add("Bob")
+    await game.ok(game.organizer, "start_game")
+    pa, pb = Phone(anna["player_id"]), Phone(bob["player_id"])
+    for member, phone in ((anna, pa), (bob, pb)):
+        await game.ok(member["token"], "register_key", public_key=phone.public_key)
+    va, vb = await game.view(anna["token"]), await game.view(bob["token"])
+    now = parse_iso(va["server_time"])
+    duel = Exchange(game.game_id, pa, pb, by_id=True)
+    duel.challenge(card(va, "Rána židlí"), va["view"]["me"]["revision"], now - 3_000)
+    duel.pick(card(vb, "Rána Ankh-Morporskou dýkou"), vb["view"]["me"]["revision"], now - 2_000)
+    duel.reveal(now - 1_000)
+    # Meanwhile the organizer changed Bob: the log moved on before the duel ended.
+    await game.ok(game.organizer, "grant_item", player_id=bob["player_id"], item="crossbow")
+    revisions = [(await game.view(m["token"]))["view"]["me"]["revision"] for m in (anna, bob)]
+
+    answer = await game.command(bob["token"], "offline_duel", record=duel.texts)
+    assert answer.status_code == 200, answer.text
+    assert answer.json()["duplicate"] is False
+    seq = answer.json()["seq"]
+    for member, revision in zip((anna, bob), revisions, strict=True):
+        view = (await game.view(member["token"]))["view"]
+        assert view["me"]["revision"] == revision
+        assert view["offline"]["duel_id"] == f"d{seq}" and view["offline"]["void"] == "conflict"
+        assert view["last_duel"] is None
+    log = await game.events()
+    assert [e["type"] for e in log if e["seq"] == seq] == ["offline_duel_void"]

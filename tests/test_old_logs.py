@@ -1,5 +1,6 @@
 """Old logs live forever: the logs in tests/logs/ were exported by the code of commit 9ada44e
-(one game of each ruleset, every kind of event in it) and are frozen. Today's code must still
+(one game of each ruleset, every kind of event in it) and are frozen; a ruleset registered later
+brings its own (tests/logs/README.md): one registered without fails here. Today's code must still
 import each one, export it again line for line with the same hashes, verify it, and replay it
 to the views recorded then (new keys in a view are allowed; a recorded key must keep its value).
 
@@ -18,10 +19,11 @@ from typing import Any
 import httpx
 import pytest
 
+from server.rules import RULESETS as REGISTERED
 from tests.conftest import new_postgres_database, serve
 
 LOGS = Path(__file__).parent / "logs"
-RULESETS = ["card-duel", "rank-bases", "stamina-deck", "dice-combat"]
+RULESETS = sorted(REGISTERED)
 BIJSE = Path(sys.executable).with_name("bijse")  # the console script of this venv
 
 
@@ -68,6 +70,11 @@ def test_contains_names_the_path_that_differs() -> None:
             contains(old, new)
     with pytest.raises(AssertionError, match=r"view\.n: recorded 1, now True"):
         contains({"n": 1}, {"n": True})
+
+
+def test_every_registered_ruleset_has_a_frozen_log() -> None:
+    missing = [r for r in RULESETS if not (LOGS / f"{r}.ndjson").exists()]
+    assert not missing, f"no frozen log in tests/logs/ (see its README.md) for {missing}"
 
 
 @pytest.fixture(params=["sqlite", "postgres"])

@@ -1,8 +1,10 @@
 """The PWA's words are data: JSON catalogues, the shell's (pwa/i18n/) and each ruleset part's
 (pwa/js/rulesets/<id>/, and the test ruleset's). Both languages have the same keys, no key is
-written twice (in a file, or in two files: they share one namespace once loaded), every key built
-at run time (t(`x.${y}`)) names a family that exists, plurals have their forms, and the English
-words hold no Czech. The browser tests fail on a key a screen asks for that no file has."""
+written twice in a file, a ruleset's key is never a common one (the common words come first, so
+it would never show; two rulesets may share a key: each has its own words, pwa/js/i18n.js), every
+key the shared code asks for is a common one, every key built at run time (t(`x.${y}`)) names a
+family that exists, plurals have their forms, and the English words hold no Czech. The browser
+tests fail on a key a screen asks for that no file has."""
 
 import json
 import re
@@ -14,9 +16,7 @@ PWA = ROOT / "pwa"
 FOLDERS = [PWA / "i18n", PWA / "js" / "rulesets", ROOT / "tests" / "rulesets"]
 # Czech letters, or Czech words with none (sáhy was on the English dice screen).
 CZECH = re.compile(r"[ěščřžýůďťňĚŠČŘŽÝŮĎŤŇ]|\b(?:sáh\w*|hráč\w*|kol[oa]?|kostk\w*)\b")
-# The words that name the other language are in it, on purpose: "Přepnout do češtiny", and the
-# stunned player's screen says STUNNED in both for whoever comes to rob them.
-OTHER_LANGUAGE = {"lang.title", "lang.other", "stun.other"}
+COMMON = PWA / "i18n"
 PLURAL_FORMS = {"cs": {"one", "few", "other"}, "en": {"one", "other"}}
 
 
@@ -56,19 +56,32 @@ def test_the_catalogues_are_read() -> None:
     assert len(found) >= 10 and sum(len(w["cs"]) for w in found.values()) > 1000
 
 
-def test_no_key_twice() -> None:
+def test_no_key_twice_and_no_ruleset_key_is_a_common_one() -> None:
     found, twice = everything()
-    for lang in ("cs", "en"):
-        owner: dict[str, str] = {}
-        for stem, words in found.items():
-            for key in words[lang]:
-                if key in owner and not (
-                    stem.startswith(str(ROOT / "tests"))
-                    or owner[key].startswith(str(ROOT / "tests"))
-                ):
-                    twice.append(f"{lang}: {key} in {owner[key]} and {stem}")
-                owner[key] = stem
+    common = {key for lang in ("cs", "en") for key in found[f"{COMMON.as_posix()}/"][lang]}
+    for stem, words in found.items():
+        if not stem.startswith(COMMON.as_posix()):
+            twice += [f"{stem}: {key} is a common key" for key in sorted(common & set(words["cs"]))]
     assert not twice, "\n".join(twice)
+
+
+def code(path: Path) -> str:
+    """A module's text without its comment lines."""
+    return re.sub(r"(?m)^\s*//.*$", "", path.read_text("utf-8"))
+
+
+def test_every_key_the_shared_code_asks_for_is_a_common_one() -> None:
+    """A console without a ruleset's words loaded shows no raw key."""
+    found, _ = everything()
+    common = found[f"{COMMON.as_posix()}/"]["cs"]
+    shared = [path for part in ("", "views", "replay") for path in (PWA / "js" / part).glob("*.js")]
+    asked = {
+        (path.name, match.group(1))
+        for path in shared
+        for match in re.finditer(r"""\bt\(\s*["']([^"'$]+)["']""", code(path))
+    }
+    assert len(asked) > 100
+    assert sorted(f"{name}: {key}" for name, key in asked if key not in common) == []
 
 
 def test_both_languages_have_the_same_keys_plurals_and_no_czech_in_english() -> None:
@@ -86,7 +99,10 @@ def test_both_languages_have_the_same_keys_plurals_and_no_czech_in_english() -> 
                     problems.append(f"{stem}{lang}: {key} is neither words nor plural forms")
         for key, value in en.items():
             texts = value.values() if isinstance(value, dict) else [value]
-            if key not in OTHER_LANGUAGE and any(CZECH.search(text) for text in texts):
+            # Words in the other language on purpose ("Přepnout do češtiny"; STUNNED in both
+            # for whoever comes to rob the stunned) are swapped: their Czech holds no Czech.
+            swapped = isinstance(cs.get(key), str) and not CZECH.search(cs[key])
+            if not swapped and any(CZECH.search(text) for text in texts):
                 problems.append(f"{stem}en: {key} is Czech: {value!r}")
     assert not problems, "\n".join(problems)
 

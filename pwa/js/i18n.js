@@ -1,5 +1,8 @@
 // Words: the common catalogue of the reader's language (i18n/<lang>.json) and the words of each
-// ruleset part in use (rulesets/<id>/<lang>.json, loaded with its screens). Words are data
+// ruleset part in use (rulesets/<id>/<lang>.json, loaded with its screens). Each ruleset's words
+// are its own: a key is looked up in the common words, then in the words of the ruleset on
+// screen (inFront), then in the other rulesets' loaded, so no ruleset shadows the common words
+// or another ruleset's on that one's screens. Words are data
 // (JSON: keys to texts, or to {one, few, many, other} for Intl.PluralRules). Czech is the
 // default and the fallback; the other language is downloaded only when a reader chooses it.
 // boot.js asks for the reader's words early (a preload this fetch then takes).
@@ -17,8 +20,10 @@ const LANGS = ["cs", "en"];
 const KEY = "bijse.lang";
 const stored = localStorage.getItem(KEY);
 let lang = "cs";
-const catalogues = { cs: { ...cs } }; // language -> every word loaded in it
-const sources = new Set(); // prefixes of the word files in use: "./rulesets/<id>/"
+// language -> {common: the shell's words, rulesets: {id: that ruleset's words}}
+const catalogues = { cs: { common: cs, rulesets: {} } };
+const sources = new Set(); // prefixes of the word files in use: "./rulesets/<id>/", "…/replay."
+let front = null; // the id of the ruleset on screen
 // Keys asked for that no catalogue holds: the browser tests read it after every screen.
 const missing = (globalThis.bijseMissingWords ??= new Set());
 
@@ -26,10 +31,34 @@ function fileOf(prefix, next) {
   return `${prefix}${next}.json`;
 }
 
+// The ruleset a word file prefix belongs to.
+function rulesetOf(prefix) {
+  return prefix.match(/rulesets\/([^/]+)\//)[1];
+}
+
+function add(words, prefix, part) {
+  Object.assign(words.rulesets[rulesetOf(prefix)] ??= {}, part);
+}
+
 async function catalogue(next) {
   const common = next === "cs" ? cs : await load(`../i18n/${next}.json`);
   const parts = await Promise.all([...sources].map((prefix) => load(fileOf(prefix, next))));
-  return Object.assign({}, common, ...parts);
+  const words = { common, rulesets: {} };
+  [...sources].forEach((prefix, i) => add(words, prefix, parts[i]));
+  return words;
+}
+
+// The ruleset whose screen is shown: its words come before other rulesets' (never before the
+// common words).
+export function inFront(id) {
+  front = id;
+}
+
+function lookup(words, key) {
+  if (Object.hasOwn(words.common, key)) return words.common[key];
+  const mine = words.rulesets[front];
+  if (mine && Object.hasOwn(mine, key)) return mine[key];
+  return Object.values(words.rulesets).find((each) => Object.hasOwn(each, key))?.[key];
 }
 
 export function getLang() {
@@ -52,7 +81,7 @@ export async function useWords(prefix) {
   sources.add(prefix);
   const langs = Object.keys(catalogues); // Czech, and any language read before (a switch back)
   const parts = await Promise.all(langs.map((each) => load(fileOf(prefix, each))));
-  langs.forEach((each, i) => Object.assign(catalogues[each], parts[i]));
+  langs.forEach((each, i) => add(catalogues[each], prefix, parts[i]));
 }
 
 // The addresses of every word file in use, in every language: the shell's and each ruleset
@@ -64,7 +93,7 @@ export function wordFiles() {
 
 // t("key", {count: 3, name: "Bob"}): plural entries are {one, few, many, other} picked by Intl.PluralRules.
 export function t(key, params = {}) {
-  let entry = catalogues[lang][key] ?? catalogues.cs[key];
+  let entry = lookup(catalogues[lang], key) ?? lookup(catalogues.cs, key);
   if (entry === undefined) {
     missing.add(key);
     return key;
@@ -81,7 +110,7 @@ export function t(key, params = {}) {
 
 // Whether a key has words (for a code the server may send that has no text of its own).
 export function hasWords(key) {
-  return key in catalogues[lang] || key in catalogues.cs;
+  return lookup(catalogues[lang], key) !== undefined || lookup(catalogues.cs, key) !== undefined;
 }
 
 // An error code from the server or the network, in words ({message}: the server's own words).

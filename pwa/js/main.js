@@ -1,7 +1,7 @@
 // Boot: routes (#/join/<game>/<token>, #/board[/<game>/<token>], #/games, #/invites,
 // #/replay/<game>[/<seq>], #/), the open game, rendering.
 import { h, mount } from "./dom.js";
-import { t } from "./i18n.js";
+import { inFront, t } from "./i18n.js";
 import { Game } from "./game.js";
 import { current, saveAdminKey, saveSession, setCurrent } from "./session.js";
 import { keepAwake, unlockSoundOnFirstTap } from "./alerts.js";
@@ -91,6 +91,7 @@ function route() {
 function rulesOf(view) {
   const id = view?.game?.ruleset;
   if (!id) return null;
+  inFront(id);
   const rules = lazily(() => part(id, "screens").catch((err) => {
     unsupported.add(id);
     throw err;

@@ -3,19 +3,33 @@
 // that expire in the outbox, with the banner code that says so), create.js (`defaults()`,
 // `fields(app, form)`, `config(form)`, optionally `defaultName()`: its part of the new-game form), replay.js and
 // replay_index.js (its part of the replay, with replay.cs.json and replay.en.json: see
-// replay/indexer.js), and cs.json and en.json (its words). Which ids exist comes from the server
-// (GET /api/rulesets), kept for a start with no signal.
+// replay/indexer.js), cs.json and en.json (its words), and optionally styles.css (its looks,
+// linked when its first part loads). Which ids exist comes from the server (GET /api/rulesets),
+// kept for a start with no signal.
 import { api } from "./api.js";
 import { useWords } from "./i18n.js";
 import { loadingScreen } from "./views/common.js";
 
 const KNOWN = "bijse.rulesets";
 const ID = /^[a-z0-9][a-z0-9-]{0,63}$/; // an id becomes a path: nothing else may
+// The rulesets whose folder has a styles.css: written in by the server at start (web/shell.py).
+const STYLED = [];
+
+// A ruleset's own stylesheet, a file of this origin (the CSP allows no inline style), once.
+function useStyles(id) {
+  if (!STYLED.includes(id) || document.querySelector(`link[data-ruleset="${id}"]`)) return;
+  const link = document.createElement("link");
+  link.rel = "stylesheet";
+  link.href = new URL(`./rulesets/${id}/styles.css`, import.meta.url).href;
+  link.dataset.ruleset = id;
+  document.head.append(link);
+}
 
 // A part of a ruleset's folder with the ruleset's words in the reader's language (the caller
 // asks the worker to keep it: keepOffline).
 export async function part(id, name) {
   if (!ID.test(id ?? "")) throw new Error(`no ruleset ${id}`);
+  useStyles(id);
   const [module] = await Promise.all([import(`./rulesets/${id}/${name}.js`), useWords(`./rulesets/${id}/`)]);
   return module;
 }

@@ -161,42 +161,6 @@ class Ruleset(Generic[S]):
         )
 
 
-def mentioned(state: HasRoster, events: list[Event]) -> set[str]:
-    """The members named anywhere in the events' data (as a value or a key), and the members
-    who join by them."""
-    found: set[str] = set()
-    members = state.roster.members
-    for event in events:
-        if event.type == "player_joined":  # names nobody else: its data is the newcomer's
-            found.add(event.data["player_id"])
-            continue
-        scan(event.data, members, found)
-    return found
-
-
-def scan(value: Any, members: Mapping[str, Any], found: set[str]) -> None:
-    """Add to `found` the members named in a value: a loop over a stack, not a call for every
-    string (most of an event's data is cards and times)."""
-    stack = [value]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, dict):
-            for key in item:
-                if key in members:
-                    found.add(key)
-            items: Any = item.values()
-        elif isinstance(item, list):
-            items = item
-        else:
-            items = (item,)
-        for each in items:
-            if isinstance(each, str):
-                if each in members:
-                    found.add(each)
-            elif isinstance(each, dict | list):
-                stack.append(each)
-
-
 _KEEP: Any = object()
 
 
@@ -248,7 +212,12 @@ def fold(ruleset: Ruleset[Any], events: list[Event], state: Any = None) -> Any:
     """Replay a game's whole log, whose first event is `game_created`; or, given the `state`
     an earlier part of the log folded to (a snapshot), the events after it."""
     if state is None:
-        state = ruleset.initial_state(events[0].data["config"])
+        from server.rules.roster import GameCreated  # (the roster is built on this module)
+
+        created = events[0].fact
+        if not isinstance(created, GameCreated):
+            raise RuleError("invalid", "a game's log opens with game_created")
+        state = ruleset.initial_state(created.config)
     evolve = ruleset.evolve
     with one_command():  # only the last state is kept: its dicts grow in place
         for event in events:

@@ -1,7 +1,7 @@
 """The part of every game that is not its rules: who takes part, and whether it runs."""
 
 import hashlib
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal
 
@@ -300,3 +300,39 @@ def onlooker_view(viewer: Member) -> Json | None:
 def members_view(roster: Roster) -> Json:
     """Every member by player id: the GM's list (a player looks names up in the directory)."""
     return keyed((member_view(m) for m in roster.members.values()), "player_id")
+
+
+def mentioned(state: HasRoster, events: list[Event]) -> set[str]:
+    """The members named anywhere in the events' data (as a value or a key), and the members
+    who join by them."""
+    found: set[str] = set()
+    members = state.roster.members
+    for event in events:
+        if isinstance(event.fact, PlayerJoined):  # names nobody else: its data is the newcomer's
+            found.add(event.fact.player_id)
+            continue
+        scan(event.data, members, found)
+    return found
+
+
+def scan(value: Any, members: Mapping[str, Any], found: set[str]) -> None:
+    """Add to `found` the members named in a value: a loop over a stack, not a call for every
+    string (most of an event's data is cards and times)."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            for key in item:
+                if key in members:
+                    found.add(key)
+            items: Any = item.values()
+        elif isinstance(item, list):
+            items = item
+        else:
+            items = (item,)
+        for each in items:
+            if isinstance(each, str):
+                if each in members:
+                    found.add(each)
+            elif isinstance(each, dict | list):
+                stack.append(each)

@@ -9,7 +9,8 @@ manifest. The shell the worker keeps for offline use is what index.html links, f
 through static imports; a module a screen loads with import() is kept when first used. The first
 module the page runs, js/boot.js, gets what it preloads written in (the shell's modules, and per
 ruleset its screens' static imports and words), so a first load on a weak signal waits for few
-round trips (bench/firstload.py).
+round trips (bench/firstload.py). js/rulesets.js gets the rulesets that bring a stylesheet
+(`js/rulesets/<id>/styles.css`) written in: it links one when that ruleset's part loads.
 """
 
 import gzip
@@ -44,6 +45,8 @@ LINK = re.compile(r'\b(href|src)="([^":#?]+)"')
 STATIC_IMPORT = re.compile(r'(?m)^\s*(?:import|export)\s+(?:[^;"\'`()]*?\bfrom\s*)?"([^"]+)"')
 BOOT = "js/boot.js"  # the first module the page runs: it asks for the view and preloads
 SCREENS = re.compile(r"^js/rulesets/([^/]+)/screens\.js$")
+RULESETS = "js/rulesets.js"  # loads a ruleset's parts, and links its styles
+STYLES = re.compile(r"^js/rulesets/([^/]+)/styles\.css$")
 
 
 @dataclass(frozen=True)
@@ -113,6 +116,8 @@ class Shell:
         build = {"version": self.version, "shell": self.shell}
         sources["sw.js"] = filled(sources, "sw.js", "BUILD", build)
         sources[BOOT] = filled(sources, BOOT, "PRELOAD", self.preload(sources))
+        styled = sorted(m.group(1) for name in sources if (m := STYLES.match(name)))
+        sources[RULESETS] = filled(sources, RULESETS, "STYLED", styled)
         self.assets = {
             name: Asset.of(body, MEDIA_TYPES.get(Path(name).suffix, "application/octet-stream"))
             for name, body in sources.items()

@@ -1,4 +1,4 @@
-"""Offline duels in dispute (docs/protocol.md, "Offline duels"), for the organizer to decide.
+"""Offline duels in dispute (docs/rules/card-duel.md, "Offline duels"), for the organizer to decide.
 
 Both disputes are made through the live server, with records signed by the Python phones of
 tests/rules/phones.py as the real phones sign them:

@@ -1,4 +1,6 @@
-"""Every screen of every ruleset fits a phone 320, 360 and 412 px wide, in normal and sun mode.
+"""Every screen of every ruleset fits a phone 320, 360 and 412 px wide, in normal and sun mode:
+one test per registered ruleset, its screens set up by its case (tests/browser/widths/<module>.py:
+a registered ruleset without one fails), after its part of the new-game form.
 
 The games are set up over HTTP; one page per width (each its own browser context) opens every
 screen in turn, and on each measures that nothing reaches past the right edge (no sideways
@@ -8,6 +10,8 @@ English, and no screen may hold words of the other language but the game's own n
 and axe runs on it in both modes: no serious or critical finding (tests/browser/axe.py).
 """
 
+import importlib
+import importlib.util
 import re
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
@@ -17,27 +21,16 @@ import httpx
 import pytest
 from playwright.async_api import Page, expect
 
+from server.rules import RULESETS
 from tests.browser.axe import findings
 from tests.browser.helpers import (
-    STUN_CARD,
-    WOUND_CARD,
     Phone,
-    command,
-    duel,
-    events,
     local,
-    new_game,
-    new_gm_game,
-    new_rank_game,
-    server_view,
     top_shot,
 )
 
 WIDTHS = (320, 360, 412)
 SHOT_WIDTH = 360  # the width whose screens are also read in English
-# Long names, as a real camp has them: the reveal and the rows must wrap, not overflow.
-CHALLENGER = "Bohumila Procházková"
-OPPONENT = "Maximilián Pospíšil"
 
 # What sticks out past the right (or left) edge, and tap targets lower than 48 px. An element
 # inside a scrolling box (the battle mat, the replay list) may extend past it: the box is checked.
@@ -198,160 +191,28 @@ def org_url(game: dict[str, Any]) -> str:
     return f"/#/join/{game['gid']}/{game['org']}"
 
 
-async def test_card_duel_screens_fit(phones: Phones, api: httpx.AsyncClient) -> None:
-    await phones.look("home", "/#/games", "create-form")
-    for ruleset in ("rank-bases", "dice-combat", "stamina-deck"):
-
-        async def pick_ruleset(page: Page, ruleset: str = ruleset) -> None:
-            await page.get_by_test_id("config-ruleset").select_option(ruleset)
-
-        await phones.look(f"home-{ruleset}", "/#/games", "create-form", pick_ruleset)
-
-    game = await new_game(api, [CHALLENGER, OPPONENT, "Cyril", "Dana"], stun_s=900)
-    gid, org = game["gid"], game["org"]
-    players = game["players"]
-    challenger, opponent = players[CHALLENGER], players[OPPONENT]
-    await command(
-        api,
-        gid,
-        org,
-        {"type": "grant_item", "player_id": challenger["player_id"], "item": "crossbow"},
-    )
-    await phones.look("cd-player", join(challenger), "my-code")
-
-    async def type_code(page: Page) -> None:
-        await page.get_by_test_id("challenge-code").fill(opponent["code"])
-
-    await phones.look("cd-challenge", join(challenger), "challenge-form", type_code)
-
-    await duel(api, game, {CHALLENGER: STUN_CARD, OPPONENT: None})
-    await phones.look("cd-duel-pick", join(opponent), "duel")
-    await phones.look("cd-duel-picked", join(challenger), "my-pick")
-    await duel_pick(api, game, OPPONENT, WOUND_CARD)
-    await phones.look("cd-reveal-loser", join(opponent), "reveal")
-    await phones.look("cd-reveal-winner", join(challenger), "reveal")
-
-    async def close_reveal(page: Page) -> None:
-        await page.get_by_test_id("reveal-ok").click()
-
-    await phones.look("cd-stunned", join(opponent), "reveal", close_reveal)
-
-    scythe = {"title": "Kosa Smrti", "big": 9, "small": 9, "kind": "death", "ranged": False}
-    await command(
-        api,
-        gid,
-        org,
-        {"type": "grant_card", "player_id": players["Dana"]["player_id"], "card": scythe},
-    )
-    await duel(api, game, {"Dana": "Kosa Smrti", "Cyril": WOUND_CARD})
-    await phones.look("cd-dead", join(players["Cyril"]), "reveal", close_reveal)
-
-    curse = {"title": "Kletba", "big": 3, "small": 2, "kind": "special", "ranged": False}
-    curse |= {"effect": "Kletba: 10 minut mluvíš jen ve verších", "effect_s": 600}
-    grant = {"type": "grant_card", "player_id": challenger["player_id"], "card": curse}
-    await command(api, gid, org, grant)
-    await duel(api, game, {CHALLENGER: "Kletba", "Dana": WOUND_CARD})
-    await phones.look("cd-effect-reveal", join(players["Dana"]), "reveal")
-    await phones.look("cd-effect", join(players["Dana"]), "reveal", close_reveal)
-
-    async def open_rows(page: Page) -> None:
-        await page.get_by_test_id(f"player-open-{challenger['player_id']}").click()
-        await page.get_by_test_id(f"grant-card-{challenger['player_id']}").click()
-        await expect(page.get_by_test_id("grant-form")).to_be_visible()
-
-    await phones.look("cd-console", org_url(game), "game-status", open_rows)
-    await phones.look("cd-invites", "/#/invites", "invite-url")
-
-    await command(api, gid, org, {"type": "end_game"})
-    ended = next(e for e in await events(api, gid, org) if e["type"] == "duel_ended")
-    await phones.look("cd-ended", join(challenger), "game-over")
-    await phones.look("replay", f"/#/replay/{gid}/{ended['seq']}", "replay-view")
-    await phones.look("games", "/#/games", "open-game-0")
-    phones.assert_fit()
+Case = Callable[[Phones, httpx.AsyncClient], Awaitable[None]]
 
 
-async def duel_pick(api: httpx.AsyncClient, game: dict[str, Any], name: str, title: str) -> None:
-    """`name` picks the card titled `title` in their open duel."""
-    player = game["players"][name]
-    view = await server_view(api, game["gid"], player["token"])
-    card = next(c["card_id"] for c in view["me"]["cards"] if c["title"] == title)
-    pick = {"type": "pick", "duel_id": view["duel"]["duel_id"], "card_id": card}
-    await command(api, game["gid"], player["token"], pick)
+def case(ruleset: str) -> Case | None:
+    """A ruleset's screens: `screens` of tests/browser/widths/<module>.py."""
+    name = f"tests.browser.widths.{ruleset.replace('-', '_')}"
+    if importlib.util.find_spec(name) is None:
+        return None
+    screens: Case = importlib.import_module(name).screens
+    return screens
 
 
-async def test_rank_bases_screens_fit(phones: Phones, api: httpx.AsyncClient) -> None:
-    lobby = await new_rank_game(api, start=False, ranks=False)
-    await phones.look("rb-console-lobby", org_url(lobby), "game-status")
-    await phones.look("rb-leader-setup", join(lobby["people"]["red-leader"]), "team-setup")
+@pytest.mark.parametrize("ruleset", sorted(RULESETS))
+async def test_every_screen_of_the_ruleset_fits(
+    ruleset: str, phones: Phones, api: httpx.AsyncClient
+) -> None:
+    screens = case(ruleset)
+    assert screens, f"{ruleset} is registered but has no tests/browser/widths/ case"
 
-    game = await new_rank_game(api)
-    gid, people = game["gid"], game["people"]
-    red4, blue2 = people["red4"], people["blue2"]
-    await phones.look("rb-player", join(red4), "my-code")
-    await command(api, gid, red4["token"], {"type": "duel", "target": blue2["code"]})
-    await phones.look("rb-duel-incoming", join(blue2), "duel-incoming")
-    await phones.look("rb-duel-waiting", join(red4), "duel-waiting")
-    incoming = (await server_view(api, gid, blue2["token"]))["duel"]
-    await command(api, gid, blue2["token"], {"type": "reveal", "duel_id": incoming["duel_id"]})
-    await phones.look("rb-duel-result", join(blue2), "duel-result")
+    async def pick_ruleset(page: Page) -> None:
+        await page.get_by_test_id("config-ruleset").select_option(ruleset)
 
-    async def open_delivery(page: Page) -> None:
-        await page.get_by_test_id(f"deliver-{red4['player_id']}").click()
-        await expect(page.get_by_test_id("deliver-panel")).to_be_visible()
-
-    await phones.look("rb-leader", join(people["red-leader"]), "base-team", open_delivery)
-    red3 = people["red3"]
-    await command(api, gid, red3["token"], {"type": "raid", "team_id": "blue"})
-    await phones.look("rb-raid-waiting", join(red3), "raid-state")
-    await phones.look("rb-leader-raid", join(people["blue-leader"]), "base-team")
-    await phones.look("rb-console", org_url(game), "game-status")
-    await phones.look("rb-board", join(people["board"]), "board")
-    phones.assert_fit()
-
-
-async def test_dice_combat_screens_fit(phones: Phones, api: httpx.AsyncClient) -> None:
-    dagger = {"name": "Dlouhá lovecká dýka", "attack": 2, "damage": 1, "defence": 1}
-    sheets = [
-        {"name": "Hrdina Bohumil", "side": "Družina", "player": "Alice", "lives": 80},
-        {"name": "Skřetí náčelník", "side": "Skřeti", "str": 3, "lives": 40},
-    ]
-    sheets[0]["second_weapon"] = dagger
-    game = await new_gm_game(api, "dice-combat", ["Alice"], sheets)
-    gid, org = game["gid"], game["org"]
-    hero, orc = game["ids"]["Hrdina Bohumil"], game["ids"]["Skřetí náčelník"]
-    alice = game["players"]["Alice"]
-    swim = {"kind": "skill", "name": "Plavání přes brod", "field": "athletics", "difficulty": 10}
-    await command(api, gid, org, {"type": "check", "combatants": [hero, orc], **swim})
-    await phones.look("dc-player-idle", join(alice), f"my-combatant-{hero}")
-    await command(api, gid, org, {"type": "begin_fight", "combatants": [hero, orc]})
-
-    async def open_item(page: Page) -> None:  # a potion's effect, with every field shown
-        await page.get_by_test_id("action-use_item").click()
-        await page.get_by_test_id("item-field").select_option("str")
-
-    await phones.look("dc-gm-item", org_url(game), "action-picker", open_item)
-    turn = (await server_view(api, gid, org))["fight"]["turn"]
-    target = orc if turn == hero else hero
-    await command(api, gid, org, {"type": "attack", "attacker_id": turn, "target_id": target})
-    await phones.look("dc-player-roll", join(alice), "my-attack")
-    await phones.look("dc-gm", org_url(game), "dice-gm")
-    phones.assert_fit()
-
-
-async def test_stamina_deck_screens_fit(phones: Phones, api: httpx.AsyncClient) -> None:
-    sword = {"lives": 5, "melee": 3, "weapon": {"name": "Šavle", "melee": True, "ranged": False}}
-    characters = [
-        {"name": "Rytíř Bořivoj", "side": "Hrad", "player": "Anna", "x": 3, "y": 3, **sword},
-        {"name": "Lapka z Lesa", "side": "Les", "player": "Bob", "x": 4, "y": 3, **sword},
-        {"name": "Lučištnice", "side": "Hrad", "lives": 4, "shooting": 2, "x": 12, "y": 12},
-    ]
-    game = await new_gm_game(api, "stamina-deck", ["Anna", "Bob"], characters)
-    gid, org, ids = game["gid"], game["org"], game["ids"]
-    anna = game["players"]["Anna"]
-    await phones.look("sd-player-lobby", join(anna), f"deck-me-{ids['Rytíř Bořivoj']}")
-    engage = {"type": "engage", "fighters": [ids["Rytíř Bořivoj"], ids["Lapka z Lesa"]]}
-    await command(api, gid, org, engage)
-    await command(api, gid, org, {"type": "start_round"})
-    await phones.look("sd-player-bout", join(anna), "deck-hand")
-    await phones.look("sd-gm", org_url(game), "deck-gm")
+    await phones.look(f"home-{ruleset}", "/#/games", "create-form", pick_ruleset)
+    await screens(phones, api)
     phones.assert_fit()

@@ -1,5 +1,5 @@
 """Offline duels attacked as a hostile player would, over HTTP against a real server (the
-phones are tests/rules/phones.py): what docs/protocol.md promises ("What is promised") holds,
+phones are tests/rules/phones.py): what docs/rules/card-duel.md promises ("What is promised") holds,
 and no record, however mutated and signed anew, gets a 5xx."""
 
 import json

@@ -1,6 +1,6 @@
-"""A phone of an offline duel, in Python, as docs/protocol.md ("Offline duels") describes it: its
-own P-256 key, and the signed QR texts it shows. The tests settle duels with it as two real phones
-would, then cheat with it in every way the server must refuse."""
+"""A phone of an offline duel, in Python, as docs/rules/card-duel.md ("Offline duels") describes it:
+its own P-256 key, and the signed QR texts it shows. The tests settle duels with it as two real
+phones would, then cheat with it in every way the server must refuse."""
 
 import json
 import secrets

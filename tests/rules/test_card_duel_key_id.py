@@ -1,5 +1,5 @@
 """A round 1 text may name its key by id (`i`) instead of showing it whole (`K`): a smaller QR
-when the reading phone holds the key already (docs/protocol.md, "Offline duels")."""
+when the reading phone holds the key already (docs/rules/card-duel.md, "Offline duels")."""
 
 import json
 

@@ -1,5 +1,5 @@
-"""Offline duels (docs/protocol.md, "Offline duels"): two phones settle a duel by signed QR texts
-with no network; either brings the record, the server checks it whole and takes it once. Every
+"""Offline duels (docs/rules/card-duel.md, "Offline duels"): two phones settle a duel by signed QR
+texts with no network; either brings the record, the server checks it whole and takes it once. Every
 way of cheating named by the protocol is refused and changes nothing."""
 
 import json
@@ -324,7 +324,7 @@ def test_without_a_key_there_is_no_offline_duel() -> None:
     refused(game, "no_key", lambda: bring(game, a, duel.texts))
 
 
-# -- a hostile player (docs/protocol.md, "What an offline duel promises") -------------------------
+# -- a hostile player (docs/rules/card-duel.md, "What an offline duel promises") ----------------
 
 
 def test_a_player_cannot_duel_itself() -> None:

@@ -1,5 +1,5 @@
 """The shared properties (tests/rules/properties.py) over random games of every registered
-ruleset: a ruleset registered in server.rules.RULESETS without a Supply fails here."""
+ruleset (and of those under tests/rulesets/): a ruleset without a Supply fails here."""
 
 from typing import Any
 
@@ -7,8 +7,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from server.rules import RULESETS
-from tests.rules.plays import SUPPLIES
+from tests.rules.plays import RULESETS, SUPPLIES
 from tests.rules.properties import (
     end,
     log_verifies_until_a_draw_changes,

@@ -1,6 +1,6 @@
 // The start screen: the games this phone has joined, and creating a new game (organizer).
 import { h } from "../dom.js";
-import { errorText, t } from "../i18n.js";
+import { errorText, inFront, t } from "../i18n.js";
 import { api } from "../api.js";
 import { adminKey, forget, saveAdminKey, saveSession, sessions, setCurrent } from "../session.js";
 import { keepOffline, known, part } from "../rulesets.js";
@@ -57,6 +57,7 @@ function createForm(app) {
   ui.create ??= { name: "", ruleset: ids[0], ...Object.assign({}, ...Object.values(forms).map((m) => m.defaults())) };
   const f = ui.create;
   const form = forms[f.ruleset] ?? forms[ids[0]];
+  inFront(forms[f.ruleset] ? f.ruleset : ids[0]); // its part of the form, in its own words
   const field = (key, testid, label, attrs = {}) => h("label", {}, label,
     h("input", { testid, value: f[key], oninput: (e) => { f[key] = e.target.value; }, ...attrs }));
   return h("form", {

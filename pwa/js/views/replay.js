@@ -9,7 +9,7 @@
 // A 50,000-event log: the Web Worker reads it (streamed NDJSON, resumable with after=) and
 // indexes it once; the event list draws only the rows in sight (fixed row height, windowing).
 import { h } from "../dom.js";
-import { errorText, getLang, t } from "../i18n.js";
+import { errorText, getLang, inFront, t } from "../i18n.js";
 import { ApiError } from "../api.js";
 import { current, sessions, setCurrent } from "../session.js";
 import { ReplayLog } from "../replay/log.js";
@@ -342,6 +342,7 @@ export function replayScreen(theApp, game) {
 
 // The ruleset's replay part (with its words): the screen redraws once it has come.
 function loadPart(id) {
+  if (id) inFront(id);
   if (!id || R.partOf === id) return;
   R.partOf = id;
   const open = R;

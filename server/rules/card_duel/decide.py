@@ -358,7 +358,7 @@ def effect_event(duel: Duel, outcome: Outcome, cards: dict[str, Card]) -> Fact:
 EFFECT_EVENTS = ("escape", "stun", "wound", "death", "special")  # a failed escape: no event
 
 
-# -- offline duels (offline.py reads and checks the record; docs/protocol.md, "Offline duels") --
+# -- offline duels (offline.py reads the record; docs/rules/card-duel.md, "Offline duels") --
 
 
 def register_key(state: CardDuel, command: RegisterKey, ctx: Context) -> list[Fact]:

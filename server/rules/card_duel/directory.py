@@ -1,6 +1,6 @@
 """What the directory of members carries for a card duel: each player's offline-duel key, so
 that a phone holds every key before it walks into a dead spot and a QR text may name its key by
-id instead of showing it whole (docs/protocol.md, "Offline duels")."""
+id instead of showing it whole (docs/rules/card-duel.md, "Offline duels")."""
 
 import hashlib
 

@@ -1,14 +1,14 @@
 """A duel settled by two phones with no network, brought to the server afterwards.
 
-The phones exchange signed QR texts (docs/protocol.md, "Offline duels"): the challenger commits to
-its card (a hash of the card and a nonce), the target answers with its pick, the challenger
-reveals; a round with no winner repeats. Each text is `<body>~<signature>`, the body compact
-JSON, the signature ECDSA P-256 over the body's bytes by the key its player registered. Either
-phone sends the whole record; the server checks every signature, the chain and the commitments,
-then the duel against the log: each player's `revision` (how many times the log changed its
-fighter) must be the one its phone signed, or the log has moved on and the duel is void. A record
-that stops after a pick is a claim that the challenger saw the pick and did not reveal: after
-REVEAL_MS the challenger forfeits. Pure: no clock but the command's, no I/O.
+The phones exchange signed QR texts (docs/rules/card-duel.md, "Offline duels"): the challenger
+commits to its card (a hash of the card and a nonce), the target answers with its pick, the
+challenger reveals; a round with no winner repeats. Each text is `<body>~<signature>`, the body
+compact JSON, the signature ECDSA P-256 over the body's bytes by the key its player registered.
+Either phone sends the whole record; the server checks every signature, the chain and the
+commitments, then the duel against the log: each player's `revision` (how many times the log
+changed its fighter) must be the one its phone signed, or the log has moved on and the duel is
+void. A record that stops after a pick is a claim that the challenger saw the pick and did not
+reveal: after REVEAL_MS the challenger forfeits. Pure: no clock but the command's, no I/O.
 """
 
 import base64
@@ -210,7 +210,9 @@ def read(texts: list[str]) -> tuple[Record, list[Message]]:
     messages = [message(text) for text in texts]
     first = messages[0].body
     if not isinstance(first, Commit) or not (first.g and first.d and first.a and shown(first)):
-        raise RuleError("invalid", "record: it opens with the challenge of round 1 (g, d, a, K)")
+        raise RuleError(
+            "invalid", "record: it opens with the challenge of round 1 (g, d, a, and K or i)"
+        )
     if first.n != 1 or first.p is not None or first.r not in (0, 1) or first.v is None:
         raise RuleError("invalid", "record: the challenge is round 1, names no text before it")
     for before, after in itertools.pairwise(messages):

@@ -6,9 +6,9 @@ from server.clock import iso, iso_or_none
 from server.rules.card_duel.cards import why
 from server.rules.card_duel.offers import offers
 from server.rules.card_duel.state import CardDuel, Dispute, Duel, Fighter, Outcome
-from server.rules.core import Event, Json, Member, mentioned
+from server.rules.core import Event, Json, Member
 from server.rules.offers import may
-from server.rules.roster import MEMBER_ROWS, game_view, member_view, onlooker_view
+from server.rules.roster import MEMBER_ROWS, game_view, member_view, mentioned, onlooker_view
 from server.rules.rows import Collection, Made, Row, Rows
 
 

@@ -1,5 +1,5 @@
-"""The events of dice-combat, as typed records (docs/protocol.md, "Events (payloads)"), and the
-upcasters of their older lines.
+"""The events of dice-combat, as typed records (docs/rules/dice-combat.md, "Events (payloads)"), and
+the upcasters of their older lines.
 
 Version 2 of `combatant_added`, `fight_started`, `action_taken` and `attack_declared` came with
 the second reading of the seed (two weapons, the plain fight of everybody surprised, dropped

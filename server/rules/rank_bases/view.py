@@ -9,13 +9,14 @@ from functools import cache
 
 import msgspec
 
-from server.rules.core import Event, Json, Member, mentioned
+from server.rules.core import Event, Json, Member
 from server.rules.offers import may
 from server.rules.rank_bases.decide import delivery, setup_problems, team_problems
+from server.rules.rank_bases.events import Delivered, PartTaken
 from server.rules.rank_bases.offers import leader_offers, offers, organizer_offers
 from server.rules.rank_bases.ranks import reason
 from server.rules.rank_bases.state import Duel, Part, Player, Raid, RankBases
-from server.rules.roster import MEMBER_ROWS, game_view, member_view, onlooker_view
+from server.rules.roster import MEMBER_ROWS, game_view, member_view, mentioned, onlooker_view
 from server.rules.rows import Collection, Made, Row, Rows
 
 OPEN_RAID = ("awaiting_defenders", "won")
@@ -230,10 +231,11 @@ def on_trees(after: RankBases, events: list[Event]) -> Iterator[str]:
     """The raiders who won on a tree that the events changed (a part taken or hung there)."""
     trees = set()
     for event in events:
-        if event.type == "part_taken":
-            trees.add(event.data["tree"])
-        elif event.type == "delivered" and event.data["parts"]:
-            trees.add(event.data["team_id"])
+        fact = event.fact
+        if isinstance(fact, PartTaken):
+            trees.add(fact.tree)
+        elif isinstance(fact, Delivered) and fact.parts:
+            trees.add(fact.team_id)
     if not trees:
         return iter(())
     return (r.attacker for r in after.raids.values() if r.state == "won" and r.team_id in trees)

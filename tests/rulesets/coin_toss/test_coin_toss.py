@@ -11,13 +11,16 @@ import httpx
 import pytest
 from playwright.async_api import Browser, Playwright, expect
 
+from server.rules import RULESETS, discover
+from server.web.shell import Shell
 from tests.browser.conftest import phones
 from tests.browser.helpers import shot
 from tests.conftest import free_port
 from tests.proxy import serve, stop
 
 ROOT = Path(__file__).resolve().parents[3]
-RULESET_ID = re.compile(r"""["'`](card-duel|rank-bases|dice-combat|stamina-deck|coin-toss)["'`]""")
+IDS = sorted({**RULESETS, **discover(["tests.rulesets"])})  # every ruleset, wherever it lives
+RULESET_ID = re.compile(rf"""["'`]({"|".join(map(re.escape, IDS))})["'`]""")
 
 
 def named_outside(folder: str, inside: str, suffixes: tuple[str, ...]) -> list[str]:
@@ -35,6 +38,15 @@ def named_outside(folder: str, inside: str, suffixes: tuple[str, ...]) -> list[s
 def test_no_shared_file_names_a_ruleset() -> None:
     assert named_outside("pwa", "pwa/js/rulesets", (".js", ".html", ".css")) == []
     assert named_outside("server", "server/rules", (".py",)) == []
+
+
+def test_its_styles_are_linked_by_the_shell() -> None:
+    """Its styles.css is served with its screens, and js/rulesets.js is told to link it."""
+    coin = discover(["tests.rulesets"])["coin-toss"]
+    assert coin.phone is not None
+    shell = Shell(ROOT / "pwa", {"js/rulesets/coin-toss": coin.phone})
+    assert shell.assets["js/rulesets/coin-toss/styles.css"].media_type == "text/css"
+    assert 'const STYLED = ["coin-toss"];' in shell.assets["js/rulesets.js"].body.decode()
 
 
 @pytest.fixture
@@ -108,6 +120,8 @@ async def test_played_end_to_end_in_chromium(server: str, pw: Playwright, browse
             "Už jsi hodil všemi mincemi."
         )
         await expect(player.locator('[data-testid="coin-tosses"] li')).to_have_count(2)
+        # Its own stylesheet (pwa/styles.css), linked by the shell under the CSP.
+        await expect(player.locator(".ct-side").first).to_have_css("font-weight", "700")
         await shot(player, "coin/player")
 
         await organizer.get_by_test_id("end-game").click()

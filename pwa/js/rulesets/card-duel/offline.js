@@ -1,4 +1,4 @@
-// An offline duel, phone to phone by QR (docs/protocol.md, "Offline duels"): A shows its
+// An offline duel, phone to phone by QR (docs/rules/card-duel.md, "Offline duels"): A shows its
 // challenge (a commitment to its card), B reads it and shows its signed pick, A reads that and
 // shows the signed reveal, B reads it. Each phone checks every signature and the commitment and
 // settles the round with the server's rules (outcome.js); a round with no winner goes again. Each
@@ -12,7 +12,7 @@ import { cardFace, cardView } from "../../views/common.js";
 import { storedKey } from "./keys.js";
 import { ensureKey, keyReady, register, stateOf } from "./ready.js";
 import { settle } from "./outcome.js";
-import { commitment, faceData, fromQr, keyIdOf, parse, prevOf, randomB64, seal, signedBy, unb64url } from "./qrtext.js";
+import { commitment, faceData, fromQr, keyIdOf, keyShown, parse, prevOf, randomB64, seal, signedBy, unb64url } from "./qrtext.js";
 import { claimDue, gameDuels, keptDuel, postCommand, save, sync } from "./records.js";
 import { reader, stopReading } from "./reader.js";
 
@@ -255,7 +255,7 @@ async function takeChallenge(app, game, content, entry) {
   if (body.n === 1) {
     if (body.g !== game.gameId) return "other_game";
     if (body.a === me.player_id) return "own";
-    if (!body.K && !body.i) return "no_key";
+    if (!keyShown(body)) return "no_key"; // exactly one of K and i, as the server reads it
     const opponentKey = body.K ?? (await keyFor(game, body.a, body.i));
     if (!opponentKey) return unknownKey(game, body.a);
     next = { d: body.d, game_id: game.gameId, me: me.player_id, role: "b", opponent: body.a, opponentKey, ranged: body.r === 1, record: [text], rounds: [] };
@@ -280,7 +280,7 @@ async function takePick(app, game, entry, content) {
   const record = await answering(entry, parsed.body.p);
   if (!record) return "not_this_duel";
   const opponent = entry.opponent ?? parsed.body.b;
-  if (!entry.opponentKey && !parsed.body.K && !parsed.body.i) return "no_key";
+  if (!entry.opponentKey && !keyShown(parsed.body)) return "no_key"; // round 1: exactly one of K and i
   const opponentKey = entry.opponentKey ?? parsed.body.K ?? (await keyFor(game, opponent, parsed.body.i));
   if (!opponentKey) return unknownKey(game, opponent);
   if (!(await signedBy(parsed, opponentKey))) return "bad_signature";

@@ -38,6 +38,15 @@ export async function keyIdOf(rawPublic) {
   return b64url((await sha256(rawPublic)).slice(0, 8));
 }
 
+// The key a round 1 challenge or pick names: its `K` or its `i`, exactly one of the two and not
+// empty (a null counts as absent), as the server reads it; null when not so.
+export function keyShown(body) {
+  const { K = null, i = null } = body ?? {};
+  if ((K === null) === (i === null)) return null;
+  const key = K ?? i;
+  return typeof key === "string" && key !== "" ? key : null;
+}
+
 // body (an object, keys in the order the contract writes them) -> the signed QR text.
 export async function seal(body, privateKey) {
   const json = JSON.stringify(body);

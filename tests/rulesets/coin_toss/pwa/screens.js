@@ -29,7 +29,7 @@ function phone(app, game) {
         }, t("ct.toss")),
         toss !== true && toss && h("p", { class: "hint", testid: "coin-refused" }, errorText(toss.code, "", "coin-toss")),
         h("p", { testid: "coin-left" }, t("ct.left", { count: me.left ?? 0 }))),
-    h("ol", { class: "plain", testid: "coin-tosses" }, (me.tosses || []).map((side) => h("li", {}, t(`ct.side.${side}`)))),
+    h("ol", { class: "plain", testid: "coin-tosses" }, (me.tosses || []).map((side) => h("li", { class: "ct-side" }, t(`ct.side.${side}`)))),
     tallyList(view));
 }
 
