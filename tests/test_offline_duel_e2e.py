@@ -22,6 +22,19 @@ async def http(live_server: str) -> AsyncIterator[httpx.AsyncClient]:
         yield client
 
 
+async def keyed_pair(
+    http: httpx.AsyncClient,
+) -> tuple[Game, dict[str, Any], dict[str, Any], Phone, Phone]:
+    """A started card duel of Anna and Bob, each phone's key registered."""
+    game = await Game.create(http, "card-duel")
+    anna, bob = await game.add("Anna"), await game.add("Bob")
+    await game.ok(game.organizer, "start_game")
+    pa, pb = Phone(anna["player_id"]), Phone(bob["player_id"])
+    for member, phone in ((anna, pa), (bob, pb)):
+        await game.ok(member["token"], "register_key", public_key=phone.public_key)
+    return game, anna, bob, pa, pb
+
+
 def card(view: dict[str, Any], title: str) -> str:
     (found,) = [c["card_id"] for c in view["view"]["me"]["cards"] if c["title"] == title]
     return str(found)
@@ -30,12 +43,7 @@ def card(view: dict[str, Any], title: str) -> str:
 async def test_two_phones_settle_a_duel_offline_and_the_server_takes_it_once(
     http: httpx.AsyncClient,
 ) -> None:
-    game = await Game.create(http, "card-duel")
-    anna, bob = await game.add("Anna"), await game.add("Bob")
-    await game.ok(game.organizer, "start_game")
-    pa, pb = Phone(anna["player_id"]), Phone(bob["player_id"])
-    for member, phone in ((anna, pa), (bob, pb)):
-        await game.ok(member["token"], "register_key", public_key=phone.public_key)
+    game, anna, bob, pa, pb = await keyed_pair(http)
     # Online, each phone keeps its view: its revision and the server's time; then the signal goes.
     va, vb = await game.view(anna["token"]), await game.view(bob["token"])
     now = parse_iso(va["server_time"])
@@ -79,12 +87,7 @@ async def test_a_void_record_is_answered_200_and_changes_no_revision(
 ) -> None:
     """docs/protocol.md: a void is no refusal (200 with the void's seq); it changes no
     revision; both players' `offline` is the void duel, `d<seq>` of that very event."""
-    game = await Game.create(http, "card-duel")
-    anna, bob = await game.add("Anna"), await game.add("Bob")
-    await game.ok(game.organizer, "start_game")
-    pa, pb = Phone(anna["player_id"]), Phone(bob["player_id"])
-    for member, phone in ((anna, pa), (bob, pb)):
-        await game.ok(member["token"], "register_key", public_key=phone.public_key)
+    game, anna, bob, pa, pb = await keyed_pair(http)
     va, vb = await game.view(anna["token"]), await game.view(bob["token"])
     now = parse_iso(va["server_time"])
     duel = Exchange(game.game_id, pa, pb, by_id=True)
