@@ -24,7 +24,7 @@ def message(members: Json, whole: bool) -> Json:
 class Presence:
     """One game's roll call, its organizers' screens, and the changes not yet sent to them."""
 
-    __slots__ = ("changed", "joined", "post", "screens", "sent", "timer", "watchers")
+    __slots__ = ("changed", "joined", "screens", "sent", "timer", "watchers")
 
     def __init__(self, joined: Iterable[str]) -> None:
         self.joined = set(joined)
