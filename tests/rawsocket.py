@@ -6,7 +6,7 @@ import os
 import socket
 import struct
 
-TEXT, BINARY, CLOSE, PING = 1, 2, 8, 9
+CONT, TEXT, BINARY, CLOSE, PING = 0, 1, 2, 8, 9
 
 
 def handshake(
@@ -33,15 +33,15 @@ def handshake(
     return sock, answer
 
 
-def frame(payload: bytes, opcode: int = TEXT) -> bytes:
-    """One final frame, masked as a client's must be."""
-    size = len(payload)
+def frame(payload: bytes, opcode: int = TEXT, fin: bool = True) -> bytes:
+    """One frame (final unless told), masked as a client's must be."""
+    size, first = len(payload), (0x80 if fin else 0) | opcode
     if size < 126:
-        head = bytes([0x80 | opcode, 0x80 | size])
+        head = bytes([first, 0x80 | size])
     elif size < 1 << 16:
-        head = bytes([0x80 | opcode, 0x80 | 126]) + struct.pack("!H", size)
+        head = bytes([first, 0x80 | 126]) + struct.pack("!H", size)
     else:
-        head = bytes([0x80 | opcode, 0x80 | 127]) + struct.pack("!Q", size)
+        head = bytes([first, 0x80 | 127]) + struct.pack("!Q", size)
     mask = os.urandom(4)
     key = (mask * (size // 4 + 1))[:size]
     masked = (int.from_bytes(payload, "big") ^ int.from_bytes(key, "big")).to_bytes(size, "big")

@@ -17,6 +17,8 @@ from server.rules.roster import AddPlayer, StartGame
 from server.store import Store, migrate
 from server.store.backends import Rows, Unavailable
 from server.store.database import parse_url
+from server.web import sockets
+from server.web.limits import Limits
 
 
 async def open_referee(url: str) -> Referee:
@@ -281,3 +283,64 @@ async def test_a_command_decided_on_top_of_a_write_that_conflicts_is_decided_aga
     assert not (await first).duplicate
     log = await two.store.events(game_id)
     assert [r.type for r in log].count("duel_started") == 1
+
+
+def chatter() -> sockets.Limited:
+    """A socket's limits, off, for the referee's socket path without a socket."""
+    limited = object.__new__(sockets.Limited)
+    limited.limits, limited.address, limited.spend = Limits(enabled=False), "test", None
+    return limited
+
+
+def command_text(command_id: str, **command: Any) -> str:
+    return orjson.dumps({"type": "command", "command_id": command_id, "command": command}).decode()
+
+
+async def test_a_socket_command_answered_at_once_conflicts_and_is_decided_again(
+    pair: tuple[Referee, Referee],
+) -> None:
+    """A socket's command is decided in the callback that read it, its write still to come:
+    when that write conflicts with another server's, the command is handed back (`defer`) to be
+    decided again, on the state the log has, and refused there; nothing was acked before."""
+    one, two = pair
+    game_id, _, (anna, bob, cyril) = await setup_game(one)
+    await two.games.table(game_id)  # the second server has the game in memory, then falls behind
+    await one.execute(game_id, anna, "c1", Challenge(target=bob.code))
+    posted: list[Any] = []
+    deferred: asyncio.Queue[sockets.Later] = asyncio.Queue()
+    text = command_text("c2", type="challenge", target=bob.code)
+    now = sockets.answer_now(
+        two, chatter(), game_id, cyril, text, posted.append, deferred.put_nowait
+    )
+    assert now is None and posted == []  # on its way to disk
+    later = await asyncio.wait_for(deferred.get(), 5)
+    assert posted == []  # the conflict is no answer
+    reply = await sockets.answer(two, chatter(), game_id, cyril, later, posted.append)
+    assert reply is not None and (reply["command_id"], reply["code"]) == ("c2", "busy")
+    log = await two.store.events(game_id)
+    assert [r.command_id for r in log].count("c2") == 0
+
+
+async def test_a_socket_command_answered_at_once_whose_write_fails_is_refused(
+    pair: tuple[Referee, Referee], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    referee, _ = pair
+    game_id, _, (anna, bob, _) = await setup_game(referee)
+
+    async def broken(rows: Rows) -> None:
+        raise Unavailable("disk full")
+
+    monkeypatch.setattr(referee.store.backend, "write", broken)
+    posted: list[Any] = []
+    text = command_text("c1", type="challenge", target=bob.code)
+    now = sockets.answer_now(referee, chatter(), game_id, anna, text, posted.append, print)
+    assert now is None
+    for _ in range(100):
+        if posted:
+            break
+        await asyncio.sleep(0.01)
+    assert [(p["type"], p["command_id"], p["code"]) for p in posted] == [
+        ("error", "c1", "unavailable")
+    ]
+    table = await referee.games.table(game_id)  # reloaded: nothing of the command was kept
+    assert table.committed_state.fighters[anna.player_id].duel_id is None

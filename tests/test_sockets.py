@@ -3,6 +3,7 @@
 import asyncio
 import contextlib
 import json
+import random
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -27,7 +28,7 @@ from tests.client import Game, Phone
 from tests.conftest import free_port, serve, serve_app
 from tests.proxy import serve as serve_process
 from tests.proxy import stop
-from tests.rawsocket import PING, frame, handshake
+from tests.rawsocket import CONT, PING, TEXT, frame, handshake, unframed
 
 serving = contextlib.asynccontextmanager(serve)
 
@@ -557,3 +558,74 @@ async def test_no_token_reaches_the_log_even_at_the_most_verbose_level(tmp_path:
     assert "WebSocket /ws/games/" in text and "GET /healthz" in text, text[-2000:]
     assert anna["token"] not in text, [line for line in text.splitlines() if anna["token"] in line]
     assert game.organizer not in text
+
+
+def messages(rng: random.Random, count: int) -> tuple[bytes, list[str]]:
+    """`count` commands the server refuses, each naming its id, as a phone may send them in
+    one go: most in a frame of their own, some in two fragments, some long (a 16-bit length),
+    some that must wait, with WebSocket pings between them; and their ids in order."""
+    data, ids = b"", []
+    for n in range(count):
+        ids.append(f"c{n}")
+        pad = "x" * rng.choice([0, 0, 200])  # over 125 bytes: the 16-bit length form
+        # A costly command waits for its turn (server/web/limits.py): what follows waits too.
+        kind = "offline_duel" if rng.random() < 0.15 else "nope"
+        text = json.dumps(
+            {"type": "command", "command_id": ids[-1], "command": {"type": kind, "pad": pad}}
+        ).encode()
+        if rng.random() < 0.2:
+            cut = rng.randrange(1, len(text))
+            data += frame(text[:cut], TEXT, fin=False) + frame(text[cut:], CONT)
+        else:
+            data += frame(text)
+        if rng.random() < 0.2:
+            data += frame(b"are you there", PING)
+    return data, ids
+
+
+@pytest.mark.parametrize("seed", range(4))
+async def test_messages_are_answered_in_order_however_they_arrive(
+    tmp_path: Path, seed: int
+) -> None:
+    """Whole frames, fragments, pings, and reads that end anywhere in a frame: every message
+    is answered, once, in the order sent (a whole text frame is read past websockets' parser,
+    the rest through it; a command is answered in the callback that read it unless it must
+    wait, and then what follows it waits too). Rate limits on: costly commands wait."""
+    rng = random.Random(seed)
+    async with (
+        serving(f"sqlite:///{tmp_path / 'order.db'}", rate_limits=True) as url,
+        httpx.AsyncClient(base_url=url) as http,
+    ):
+        game = await Game.create(http)
+        await asyncio.to_thread(in_order, rng, url, game, seed % 2 == 1)
+
+
+def in_order(rng: random.Random, url: str, game: Game, hello: bool) -> None:
+    port = int(url.rsplit(":", 1)[1])
+    path = f"/ws/games/{game.game_id}?token={game.organizer}"
+    data, ids = messages(rng, 40)
+    if hello:  # the token in a hello: what comes with it waits for the screen to be seated
+        path = f"/ws/games/{game.game_id}"
+        data = frame(json.dumps({"type": "hello", "token": game.organizer}).encode()) + data
+    sock, answer = handshake(port, path)
+    assert b" 101 " in answer.split(b"\r\n")[0], answer
+    try:
+        at = 0
+        while at < len(data):  # pieces that end anywhere, a frame's header included
+            step = rng.choice([1, 3, 7, 50, 400, 5000])
+            sock.sendall(data[at : at + step])
+            at += step
+            if rng.random() < 0.3:
+                time.sleep(0.002)
+        heard: list[str] = []
+        received = b""
+        while len(heard) < len(ids):
+            received += sock.recv(65536)
+            heard = [
+                json.loads(payload)["command_id"]
+                for opcode, payload in unframed(received)
+                if opcode == TEXT and b'"error"' in payload
+            ]
+    finally:
+        sock.close()
+    assert heard == ids

@@ -12,6 +12,7 @@ import secrets
 import time
 from collections.abc import Callable
 from contextlib import suppress
+from dataclasses import dataclass
 
 from pydantic import ValidationError
 
@@ -21,7 +22,7 @@ from server.game.hub import Hub
 from server.game.scribe import Scribe
 from server.game.table import Answer, Table, Told
 from server.rules import RULESETS
-from server.rules.core import Command, Context, Json, Member, RuleError
+from server.rules.core import Command, Context, Event, Json, Member, RuleError
 from server.rules.grown import one_command
 from server.rules.roster import AddPlayers, decide_each, opening
 from server.rules.validation import invalid
@@ -145,6 +146,43 @@ class Referee:
                 self.games.forget(table)
         raise RuleError("unavailable", "the game is too busy; try again")
 
+    def execute_now(
+        self,
+        table: Table,
+        actor: Member,
+        command_id: str | None,
+        command: Command,
+        told: Told,
+        landed: Callable[[int, BaseException | None], None],
+    ) -> Answer | None:
+        """Decide and submit a command without waiting (a socket's command, answered from the
+        event loop's callback that read it): a retry answered from memory, or None when the
+        command is on its way to disk, `told` its seq with its views and `landed` its seq and
+        how its write ended (None: on disk). The caller has seen that nothing here must wait:
+        the game is loaded and no copy of the command is in flight (`ready`)."""
+        if actor.role not in type(command).roles:
+            raise RuleError("forbidden", f"a {actor.role} may not do that")
+        if command_id is not None and command_id in table.answers:
+            return Answer(table.answers[command_id], True, [])
+        pending = self.decide(table, actor, command_id, command, told)
+
+        def done(written: asyncio.Future[None]) -> None:
+            error = written.exception()
+            self.landed(pending, error)
+            landed(pending.seq, error)
+
+        pending.written.add_done_callback(done)
+        return None
+
+    def ready(self, game_id: str, command_id: str | None) -> Table | None:
+        """The game's table when a command can be decided on it now; None when it must wait:
+        for the game to load, or for a copy of it in flight (whose answer it gets)."""
+        table = self.games.tables.get(game_id)
+        if table is None or (command_id is not None and command_id in table.inflight):
+            return None
+        table.used = time.monotonic()
+        return table
+
     async def decide_and_write(
         self,
         table: Table,
@@ -153,6 +191,24 @@ class Referee:
         command: Command,
         told: Told | None = None,
     ) -> Answer:
+        pending = self.decide(table, actor, command_id, command, told)
+        try:
+            await asyncio.shield(pending.written)  # a caller that gives up does not unmake it
+        except (Conflict, Unavailable) as error:
+            self.landed(pending, error)
+            raise
+        self.landed(pending, None)
+        return Answer(pending.seq, False, pending.events, pending.tokens)
+
+    def decide(
+        self,
+        table: Table,
+        actor: Member,
+        command_id: str | None,
+        command: Command,
+        told: Told | None,
+    ) -> "Pending":
+        """Decide a command on the table's newest state and send its events to the scribe."""
         now = now_ms()
         ctx = Context(now=now, actor=actor, seq=table.seq + 1, seed=table.seed)
         with one_command():
@@ -171,24 +227,24 @@ class Referee:
         table.state = state
         table.seq += len(events)
         table.waiting[table.seq] = (table.state, touched, told)
-        seq = table.seq
-        future: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+        answered: asyncio.Future[int] = asyncio.get_running_loop().create_future()
         if command_id is not None:
-            table.inflight[command_id] = future
+            table.inflight[command_id] = answered
         # Decided on top of the writes before it: if one of them fails, so does this one.
         written = table.writing = self.scribe.submit(append, table.writing)
-        try:
-            await asyncio.shield(written)  # a caller that gives up does not unmake the write
-        except (Conflict, Unavailable) as error:
-            future.set_exception(error)
-            future.exception()  # retrieved: a duplicate waiting on it re-raises on its own
-            if command_id is not None:
-                table.inflight.pop(command_id, None)
-            if isinstance(error, Unavailable):
-                self.games.tables.pop(table.game_id, None)  # memory is ahead of disk: reload later
-            raise
-        future.set_result(seq)
-        return Answer(seq, False, events, tokens)
+        return Pending(table, command_id, table.seq, events, tokens, written, answered)
+
+    def landed(self, pending: "Pending", error: BaseException | None) -> None:
+        """A command's write ended: copies of it waiting in flight get its answer."""
+        if error is None:
+            pending.answered.set_result(pending.seq)
+            return
+        pending.answered.set_exception(error)
+        pending.answered.exception()  # retrieved: a duplicate waiting on it re-raises on its own
+        if pending.command_id is not None:
+            pending.table.inflight.pop(pending.command_id, None)
+        if isinstance(error, Unavailable):  # memory is ahead of disk: reload later
+            self.games.tables.pop(pending.table.game_id, None)
 
     def written(self, appends: list[Append]) -> None:
         """Events are on disk: remember the answers, and show the new states."""
@@ -228,6 +284,19 @@ class Referee:
                 told(seq)
         for table in shown.values():
             self.games.snapshot_if_due(table)
+
+
+@dataclass(frozen=True, slots=True)
+class Pending:
+    """A command decided and on its way to disk."""
+
+    table: Table
+    command_id: str | None
+    seq: int  # of its last event: its answer
+    events: list[Event]
+    tokens: list[str]
+    written: asyncio.Future[None]  # done once on disk, or failed
+    answered: asyncio.Future[int]  # what a copy of it in flight waits for
 
 
 def new_token() -> str:

@@ -193,6 +193,10 @@ class Limits:
         self.take("command", member_key, "commands from this phone")
         self.take("address", address, "commands from this address")
 
+    def costs(self, command_type: object) -> bool:
+        """Whether a command is costly (`costly` may make it wait)."""
+        return self.enabled and isinstance(command_type, str) and command_type in COSTLY
+
     async def costly(
         self, table: Table, member_key: str, command_type: object, command_id: str
     ) -> None:
@@ -201,8 +205,9 @@ class Limits:
         counted against its phone). Not a retry that the referee answers from memory, deciding
         nothing: the `command_id` of a command written, or being written, in this game (the
         app sends each try of a record with a new one, and is counted each time)."""
-        if not (self.enabled and isinstance(command_type, str) and command_type in COSTLY):
+        if not self.costs(command_type):
             return
+        assert isinstance(command_type, str)
         if command_id in table.answers or command_id in table.inflight:
             return
         what = COSTLY[command_type]

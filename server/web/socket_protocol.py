@@ -17,8 +17,14 @@ from typing import Any
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.frames import Frame
 from websockets.protocol import State
+from websockets.streams import StreamReader
 
 from server.web.limits import Allowance, whole_seconds
+
+try:
+    from websockets.speedups import apply_mask
+except ImportError:  # pragma: no cover (websockets without its C extension)
+    from websockets.utils import apply_mask
 
 
 class Mailbox:
@@ -82,6 +88,11 @@ class Flag:
 WRITE = "bijse.write_text"  # the scope extension: a message written now, without awaiting
 PONG = b"\x8a"  # the first byte of a whole pong frame
 THROTTLE = "bijse.throttle"  # the scope extension: the socket's allowance of chatter, in force
+# The scope extension through which the application hands the protocol a function that
+# answers a text message at once (True), in the callback that read it: no task switch, no
+# queue. False: the message goes to the queue, for the application's `receive`.
+HEAR = "bijse.hear"
+BURST = 16  # messages answered at once in one go; then the event loop's other callbacks run
 # How much of what a peer sent is parsed at a time: one read can bring 256 KiB, and that much of
 # the smallest frames (six bytes each), parsed at once, held the event loop for 0.2 s.
 PARSE = 2048
@@ -89,6 +100,8 @@ PARSE = 2048
 # spot reconnects with after=, and a client that never reads holds nothing for more than this.
 STALL_S = 30.0
 logger = logging.getLogger("bijse.sockets")
+# Where websockets' parser waits when it is between frames (in StreamReader.at_eof, for data).
+BETWEEN_FRAMES = StreamReader.at_eof.__code__
 
 
 class LeanWebSocketProtocol(WebSocketsSansIOProtocol):
@@ -114,6 +127,11 @@ class LeanWebSocketProtocol(WebSocketsSansIOProtocol):
         self.throttled: asyncio.TimerHandle | None = None  # not read until it fires
         self.unread = b""  # received, parsed up to `parsed`
         self.parsed = 0
+        self.heard: Callable[[str], bool] | None = None  # HEAR's
+        # The application holds a message from the queue: the next waits in the queue too.
+        self.in_app = False
+        self.burst = 0  # messages answered at once since parsing resumed
+        self.resuming: asyncio.Handle | None = None  # parsing goes on after a burst
 
     def data_received(self, data: bytes) -> None:
         self.unread, self.parsed = self.unread[self.parsed :] + data, 0
@@ -121,10 +139,14 @@ class LeanWebSocketProtocol(WebSocketsSansIOProtocol):
 
     def parse(self) -> None:
         """Parse what the peer sent, PARSE bytes at a time, until one of its messages waits for
-        the application or it is throttled; read more from it only once all is parsed."""
+        the application, it is throttled, or BURST of its messages were answered (the rest is
+        parsed at the event loop's next turn); read more from it only once all is parsed."""
+        self.burst = 0
         while self.parsed < len(self.unread) and not (
-            self.read_paused or self.throttled or self.transport.is_closing()
+            self.read_paused or self.throttled or self.burst >= BURST or self.transport.is_closing()
         ):
+            if self.whole_text():
+                continue
             piece = self.unread[self.parsed : self.parsed + PARSE]
             self.parsed += PARSE
             super().data_received(piece)
@@ -133,10 +155,46 @@ class LeanWebSocketProtocol(WebSocketsSansIOProtocol):
             return
         if self.parsed >= len(self.unread):
             self.unread, self.parsed = b"", 0
+        elif self.burst >= BURST and self.resuming is None:
+            self.resuming = self.loop.call_soon(self.resume_parsing)
         if self.read_paused or self.throttled or self.unread:
             self.transport.pause_reading()
         else:
             self.transport.resume_reading()
+
+    def whole_text(self) -> bool:
+        """Take a whole text frame (masked, unfragmented: a phone's message) at `parsed`
+        straight to the application, when websockets' parser is between frames: its generators
+        and Frame objects cost more than the command itself. Anything else (a control frame, a
+        fragment, a frame not all here, a frame over the size limit) is left to websockets."""
+        conn, data, at = self.conn, self.unread, self.parsed
+        if len(data) - at < 6 or data[at] != 0x81 or conn.state is not State.OPEN:
+            return False
+        size, head = data[at + 1] ^ 0x80, at + 2  # masked: the high bit was set
+        if size == 126:
+            size, head = int.from_bytes(data[at + 2 : at + 4], "big"), at + 4
+        elif size > 126:  # not masked (websockets refuses it), or a length of 64 bits
+            return False
+        end = head + 4 + size
+        limit = conn.max_message_size
+        if end > len(data) or (limit is not None and size > limit) or conn.extensions:
+            return False
+        waiting = conn.parser.gi_yieldfrom  # type: ignore[attr-defined]
+        if waiting is None or waiting.gi_code is not BETWEEN_FRAMES or conn.current_size:
+            return False
+        self.parsed = end
+        self.curr_msg_data_type = "text"
+        self.frames = [apply_mask(data[head + 4 : end], data[head : head + 4])]
+        self.send_receive_event_to_app()
+        return True
+
+    def resume_parsing(self) -> None:
+        self.resuming = None
+        self.parse()
+
+    def hear(self, heard: Callable[[str], bool]) -> None:
+        """From now on, text messages go to `heard` first (HEAR)."""
+        self.heard = heard
 
     def throttle(self, allowance: Allowance) -> Callable[[], float]:
         """From now on the peer's WebSocket pings and pongs spend from `allowance`, and so does
@@ -158,7 +216,9 @@ class LeanWebSocketProtocol(WebSocketsSansIOProtocol):
 
     async def receive(self) -> Any:
         """uvicorn's: the next message; once every message is taken, the peer is parsed on."""
+        self.in_app = False  # done with the one before
         message = await self.queue.get()
+        self.in_app = True
         if self.read_paused and self.queue.empty():
             self.read_paused = False
             self.parse()
@@ -180,6 +240,10 @@ class LeanWebSocketProtocol(WebSocketsSansIOProtocol):
                 self.conn.send_close(1007, "text that is not UTF-8")
                 self.handle_parser_exception()
                 return
+            heard = self.heard
+            if heard is not None and not self.in_app and heard(text):
+                self.burst += 1
+                return
             self.queue.put_nowait({"type": "websocket.receive", "text": text})
         self.read_paused = True  # parse() reads no further until the application takes it
 
@@ -195,10 +259,11 @@ class LeanWebSocketProtocol(WebSocketsSansIOProtocol):
             self.stall = None
 
     def connection_lost(self, exc: Exception | None) -> None:
-        for timer in (self.stall, self.throttled):
+        for timer in (self.stall, self.throttled, self.resuming):
             if timer is not None:
                 timer.cancel()
-        self.stall = self.throttled = None
+        self.stall = self.throttled = self.resuming = None
+        self.heard = None
         super().connection_lost(exc)
 
     def cut_off(self) -> None:
@@ -227,6 +292,7 @@ class LeanWebSocketProtocol(WebSocketsSansIOProtocol):
             extensions: dict[str, Any] = self.scope["extensions"]
             extensions[WRITE] = self.write_text
             extensions[THROTTLE] = self.throttle
+            extensions[HEAR] = self.hear
 
     async def send(self, message: Any) -> None:
         await super().send(message)

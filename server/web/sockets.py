@@ -9,7 +9,7 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Callable
-from typing import Any
+from dataclasses import dataclass
 
 from starlette.datastructures import Headers
 from starlette.websockets import WebSocket, WebSocketDisconnect
@@ -19,11 +19,12 @@ from server.game.hub import Screen
 from server.game.referee import Referee
 from server.game.table import Table
 from server.rules.core import Json, Member, RuleError
+from server.store import Conflict, Unavailable
 from server.store.models import MAX_SEQ
 from server.web import origin
 from server.web.errors import REFUSED, Refused, status, wire
 from server.web.limits import Limits, RateLimited
-from server.web.socket_protocol import THROTTLE, WRITE
+from server.web.socket_protocol import HEAR, THROTTLE, WRITE
 from server.web.wire import (
     CONTROL,
     MAX_BODY,
@@ -111,31 +112,82 @@ async def play(
     held: int | None,
     limited: Limited,
 ) -> None:
-    """Seat the screen, show the game and answer what the phone sends, until it goes."""
-    write = websocket.scope["extensions"].get(WRITE)  # under the server's own protocol
-    screen = Screen(member, websocket.send_text, lambda: websocket.close(code=1008), write)
+    """Seat the screen, show the game and answer what the phone sends, until it goes.
+
+    Under the server's own protocol a message is answered in the callback that read it
+    (HEAR): a command is decided and on its way to disk without a task switch. A command that
+    must wait (`Later`) is answered by a task of the screen's, and what the phone sends after
+    it waits behind it, in order: the protocol reads no further meanwhile."""
+    extensions = websocket.scope["extensions"]
+    close = lambda: websocket.close(code=1008)  # noqa: E731
+    screen = Screen(member, websocket.send_text, close, extensions.get(WRITE))
     pump = asyncio.create_task(screen.pump())
+    game_id = table.game_id
+    waiting: list[Later | str | None] = []  # what waits to be answered, in order
+    idle = asyncio.Event()  # nothing waits
+    idle.set()
+    turn = asyncio.Event()  # something came to wait
+
+    def defer(item: Later | str | None) -> None:
+        waiting.append(item)
+        idle.clear()
+        turn.set()
+
+    def heard(text: str | None) -> bool:
+        """A message answered at once; False: something waits before it."""
+        if waiting:
+            return False
+        reply = answer_now(referee, limited, game_id, member, text, screen.post, defer)
+        if isinstance(reply, Later):
+            defer(reply)
+        elif reply is not None:
+            screen.post(reply)
+        return True
+
+    async def work() -> None:
+        """Answer what waits, in order."""
+        while True:
+            await turn.wait()
+            turn.clear()
+            while waiting:
+                item = waiting[0]
+                reply = (
+                    item
+                    if isinstance(item, Later)
+                    else answer_now(referee, limited, game_id, member, item, screen.post, defer)
+                )
+                if isinstance(reply, Later):
+                    reply = await answer(referee, limited, game_id, member, reply, screen.post)
+                waiting.pop(0)
+                if reply is not None:
+                    screen.post(reply)
+            idle.set()
+
+    worker = asyncio.create_task(work())
     try:
         joined = await referee.joined(table)
         seq, now, state = table.committed_seq, now_ms(), table.committed_state
-        referee.hub.join(table.game_id, table.ruleset, state, seq, screen, now, joined)
+        referee.hub.join(game_id, table.ruleset, state, seq, screen, now, joined)
         if held != seq:
             screen.show(seq, now)  # else the phone is up to date: say nothing
-        referee.hub.greet(table.game_id, screen)
+        referee.hub.greet(game_id, screen)
+        if (hear := extensions.get(HEAR)) is not None:
+            hear(heard)
         while True:
-            message = await websocket.receive()
+            message = await websocket.receive()  # what the protocol did not hand to `heard`
             if message["type"] == "websocket.disconnect":
                 break
-            reply = await answer(referee, limited, table.game_id, member, message, screen.post)
-            if reply is not None:
-                screen.post(reply)
+            if not heard(message.get("text")):
+                defer(message.get("text"))
+            await idle.wait()  # the phone is read no further while a command waits
     except WebSocketDisconnect:
         pass
     finally:
-        referee.hub.leave(table.game_id, screen)
-        pump.cancel()
-        with contextlib.suppress(asyncio.CancelledError, Exception):
-            await pump
+        referee.hub.leave(game_id, screen)
+        for task in (pump, worker):
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
 
 
 def public_url(websocket: WebSocket) -> str | None:
@@ -181,27 +233,31 @@ async def refuse(websocket: WebSocket, error: Refused) -> None:
         await websocket.close(code=CLOSE_CODES.get(status(wire(error)[0]), 4400))
 
 
-async def answer(
+@dataclass(frozen=True, slots=True)
+class Later:
+    """A command that must wait before it is decided (its game loading, its turn as a costly
+    command, a copy of it in flight): read and counted already, answered by `answer`."""
+
+    command_id: str | None
+    command: Json
+
+
+def answer_now(
     referee: Referee,
     limited: Limited,
     game_id: str,
     member: Member,
-    message: Any,
+    text: str | None,
     post: Callable[[Json], None],
-) -> Json | None:
-    """The reply to a message; None when it was posted already (the ack of a command written
-    now goes out with the patches of that write)."""
+    defer: Callable[[Later], None],
+) -> Json | Later | None:
+    """The reply to a message, read and answered at once; None when it is posted later (a
+    command on its way to disk: its ack goes out with the patches of its write, or its error
+    when the write fails; a write that conflicted with another server's is `defer`red, to be
+    decided again); `Later` when the command must wait for something first."""
     command_id = None
-    acked = False
     commanded = False  # counted as a command: its refusal is not chatter
-
-    def told(seq: int) -> None:
-        nonlocal acked
-        acked = True
-        post(ack(command_id, seq, duplicate=False))
-
     try:
-        text = message.get("text")
         if text is None:
             raise RuleError("invalid", "messages are JSON text")
         if len(text) > MAX_BODY:
@@ -220,17 +276,28 @@ async def answer(
         unknown = set(body) - {"type", "command_id", "command"}
         if unknown:
             raise RuleError("invalid", f"{', '.join(sorted(unknown))}: unknown field")
-        if not isinstance(body.get("command"), dict):
+        fields = body.get("command")
+        if not isinstance(fields, dict):
             raise RuleError("invalid", "command: an object with the command's type and fields")
         commanded = True
-        key = f"{game_id}/{member.player_id}"
-        limited.limits.command(key, limited.address)
-        table = await referee.games.table(game_id)
-        command_id, command = parse_command(
-            table.ruleset, {**body["command"], "command_id": body.get("command_id")}
-        )
-        await limited.limits.costly(table, key, body["command"]["type"], command_id)
-        result = await referee.execute(game_id, member, command_id, command, told)
+        limited.limits.command(f"{game_id}/{member.player_id}", limited.address)
+        fields = {**fields, "command_id": body.get("command_id")}
+        table = referee.ready(game_id, command_id)
+        if table is None or limited.limits.costs(fields.get("type")):
+            return Later(command_id, fields)
+        command_id, command = parse_command(table.ruleset, fields)
+        told = Ack(command_id, post)
+
+        def landed(seq: int, error: BaseException | None) -> None:
+            if error is None:
+                told(seq)  # if the views did not tell it (the game was let go meanwhile)
+            elif isinstance(error, Conflict):  # another server wrote: decide it again
+                defer(Later(command_id, fields))
+            else:
+                failed = error if isinstance(error, Unavailable) else Unavailable(repr(error))
+                post(refusal(command_id, failed))
+
+        result = referee.execute_now(table, member, command_id, command, told, landed)
     except REFUSED as error:
         if not commanded and not isinstance(error, RateLimited):
             error = limited.over() or error
@@ -238,7 +305,50 @@ async def answer(
     except Exception:  # a bug: the socket and the others on it go on, as HTTP answers 500
         logger.exception("a WebSocket message failed")
         return error_message(command_id, "internal", "the server failed; the error is logged")
-    return None if acked else ack(command_id, result.seq, result.duplicate)
+    return None if result is None else ack(command_id, result.seq, result.duplicate)
+
+
+async def answer(
+    referee: Referee,
+    limited: Limited,
+    game_id: str,
+    member: Member,
+    later: Later,
+    post: Callable[[Json], None],
+) -> Json | None:
+    """The reply to a command that had to wait (`answer_now` read and counted it); None when
+    it was posted already (the ack of a command written now goes out with its patches)."""
+    command_id = later.command_id
+    try:
+        table = await referee.games.table(game_id)
+        command_id, command = parse_command(table.ruleset, later.command)
+        key = f"{game_id}/{member.player_id}"
+        await limited.limits.costly(table, key, later.command.get("type"), command_id)
+        told = Ack(command_id, post)
+        result = await referee.execute(game_id, member, command_id, command, told)
+    except REFUSED as error:
+        return refusal(command_id, error)
+    except Exception:  # a bug: the socket and the others on it go on, as HTTP answers 500
+        logger.exception("a WebSocket message failed")
+        return error_message(command_id, "internal", "the server failed; the error is logged")
+    return None if told.seq else ack(command_id, result.seq, result.duplicate)
+
+
+class Ack:
+    """A command's ack, posted once: when its write is on disk, with the patches of that write
+    (the referee tells its seq), or when the write ends without them."""
+
+    __slots__ = ("command_id", "post", "seq")
+
+    def __init__(self, command_id: str | None, post: Callable[[Json], None]) -> None:
+        self.command_id = command_id
+        self.post = post
+        self.seq = 0  # acked at this seq (0: not yet)
+
+    def __call__(self, seq: int) -> None:
+        if not self.seq:
+            self.seq = seq
+            self.post(ack(self.command_id, seq, duplicate=False))
 
 
 def ack(command_id: str | None, seq: int, duplicate: bool) -> Json:
