@@ -4,7 +4,7 @@ import asyncio
 
 import pytest
 
-from server.store import Append, Conflict, Store
+from server.store import Append, Conflict, Store, chain
 from server.store.models import GameRow
 from tests.lines import Line
 
@@ -117,3 +117,23 @@ async def test_a_writer_overtaken_by_another_is_refused_and_then_chains_on(
         assert [r.prev_hash for r in log[1:]] == [r.hash for r in log[:-1]]
     finally:
         await rival.close()
+
+
+async def test_the_rows_written_are_the_lines_sealed(store: Store) -> None:
+    """What the writer puts on disk: the data as given (key order kept), and each event's hash
+    that of its exported line (a version above 1, no actor, non-ASCII text)."""
+    data = {"z": 1, "a": {"ž": "čaj 🍵", "b": [None, 2.5, True]}}
+    created = Append("g11", 0, [Line("a", data), Line("b", {}, 3)], 1_780_000_000_123, None)
+    await store.append([created, batch("g11", 2, "c", command_id="c1")])
+    log = await store.events("g11")
+    previous = chain.GENESIS
+    for r in log:
+        line = chain.line("g11", r.seq, r.type, r.at, r.actor, r.data, previous, r.version)
+        assert (r.prev_hash, r.hash) == (line["prev_hash"], line["hash"])
+        previous = r.hash
+    assert [(r.version, r.actor, r.command_id) for r in log] == [
+        (1, None, None),
+        (3, None, None),
+        (1, "p1", "c1"),
+    ]
+    assert list(log[0].data) == ["z", "a"]

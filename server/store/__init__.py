@@ -7,16 +7,18 @@ events still land together.
 """
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
-from typing import Any, Protocol, TypeVar
+from dataclasses import dataclass
+from typing import TypeVar
 
 import orjson
 from sqlalchemy.engine import URL
 
 from server.store import database
 from server.store.backends import (
+    Append,
     Backend,
     Conflict,
+    Line,
     Rows,
     SqlBackend,
     SqliteBackend,
@@ -26,23 +28,20 @@ from server.store.backends import (
 from server.store.chain import Json
 from server.store.models import GameRow
 
-
-class Line(Protocol):
-    """What the store writes of an event: it knows no rules (server/rules/events.py)."""
-
-    @property
-    def type(self) -> str: ...
-    @property
-    def version(self) -> int: ...
-    @property
-    def data(self) -> Json: ...
-
-
 E = TypeVar("E")
 # Reads a line of the log (type, data, version) into an event: a ruleset's `read`.
 Reader = Callable[[str, Json, int], E]
 
-__all__ = ["Append", "Conflict", "Recorded", "Snapshot", "Store", "Unavailable", "Unstorable"]
+__all__ = [
+    "Append",
+    "Conflict",
+    "Line",
+    "Recorded",
+    "Snapshot",
+    "Store",
+    "Unavailable",
+    "Unstorable",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,43 +69,6 @@ class Snapshot:
     state: bytes
 
 
-@dataclass(slots=True)
-class Append:
-    """One command's events for one game, numbered from `expected_seq + 1`.
-
-    The command id goes on the last event: its seq is the command's answer.
-    """
-
-    game_id: str
-    expected_seq: int
-    events: Sequence[Line]
-    at: int
-    actor: str | None
-    command_id: str | None = None
-    tokens: list[tuple[str, str]] = field(default_factory=list)  # (token, player_id)
-    game: GameRow | None = None  # set when the append creates the game
-
-    def rows(self) -> list[dict[str, Any]]:
-        """The events table's rows; `prev_hash` and `hash` are sealed by the writer, which
-        alone knows the hash the log ends with."""
-        last = len(self.events) - 1
-        return [
-            {
-                "game_id": self.game_id,
-                "seq": self.expected_seq + 1 + n,
-                "type": event.type,
-                "version": event.version,
-                "data": orjson.dumps(event.data).decode(),
-                "at": self.at,
-                "actor": self.actor,
-                "command_id": self.command_id if n == last else None,
-                "prev_hash": None,
-                "hash": None,
-            }
-            for n, event in enumerate(self.events)
-        ]
-
-
 class Store:
     def __init__(self, url: URL) -> None:
         self.url = url
@@ -125,11 +87,7 @@ class Store:
 
     async def append(self, batches: Sequence[Append]) -> None:
         """Write every batch in one transaction, or none of them."""
-        try:
-            rows = batches_rows(batches)
-        except (TypeError, ValueError, OverflowError) as error:  # data JSON cannot hold
-            raise Unstorable(str(error)) from error
-        await self.backend.write(rows)
+        await self.backend.write(Rows(batches))
 
     async def game(self, game_id: str) -> GameRow | None:
         row = await self.backend.game(game_id)
@@ -189,22 +147,3 @@ class Store:
     async def joined(self, game_id: str) -> set[str]:
         """The members of a game whose token the server has seen."""
         return await self.backend.joined(game_id)
-
-
-def batches_rows(batches: Sequence[Append]) -> Rows:
-    """The rows of a write, each game's batches in order."""
-    heads: dict[str, int] = {}
-    for b in batches:
-        heads.setdefault(b.game_id, b.expected_seq)
-    return Rows(
-        heads=heads,
-        lengths=[(b.game_id, b.expected_seq, len(b.events)) for b in batches],
-        games=[b.game.model_dump() for b in batches if b.game is not None],
-        events=[row for b in batches for row in b.rows()],
-        datas=[event.data for b in batches for event in b.events],
-        tokens=[
-            {"token": token, "game_id": b.game_id, "player_id": player_id, "seen_at": None}
-            for b in batches
-            for token, player_id in b.tokens
-        ],
-    )

@@ -64,6 +64,35 @@ def unsealed(
     return body
 
 
+def shared(game_id: str, at: int, actor: str | None) -> tuple[bytes, bytes]:
+    """What the canonical forms of one append's events share: the parts before and after `data`
+    (keys in sorted order: actor, at, data, game_id, prev_hash, seq, type, version)."""
+    before = b'{"actor":' + orjson.dumps(actor) + b',"at":' + orjson.dumps(iso(at)) + b',"data":'
+    return before, b',"game_id":' + orjson.dumps(game_id) + b',"prev_hash":'
+
+
+def event_digest(
+    parts: tuple[bytes, bytes], data: bytes, prev_hash: str, seq: int, type: str, version: int
+) -> str:
+    """`digest(unsealed(...))` of an event, its canonical form put together from its parts
+    (`parts` from `shared`, `data` its `canonical`) rather than a line built and sorted: the
+    writer hashes every event it writes."""
+    version_part = b"" if version == 1 else b',"version":' + orjson.dumps(version)
+    body = b"".join(
+        (
+            parts[0],
+            data,
+            parts[1],
+            orjson.dumps(prev_hash),
+            b',"seq":%d,"type":' % seq,
+            orjson.dumps(type),
+            version_part,
+            b"}",
+        )
+    )
+    return hashlib.sha256(body).hexdigest()
+
+
 def seal(lines: list[Json]) -> list[Json]:
     """Chain exported lines in place, keeping everything else they hold (tests use it to play a
     forger who rewrites the whole chain; the seed still catches a changed die)."""
