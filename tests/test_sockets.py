@@ -629,3 +629,64 @@ def in_order(rng: random.Random, url: str, game: Game, hello: bool) -> None:
     finally:
         sock.close()
     assert heard == ids
+
+
+async def test_a_whole_text_frame_is_read_past_websockets_parser(
+    live_server: str, http: httpx.AsyncClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The frames phones send (masked, whole, one message each) skip websockets' parser: the
+    ordering test above holds for them, not only for what goes through it."""
+    taken: list[bool] = []
+    whole_text = socket_protocol.LeanWebSocketProtocol.whole_text
+
+    def counted(self: socket_protocol.LeanWebSocketProtocol) -> bool:
+        taken.append(whole_text(self))
+        return taken[-1]
+
+    monkeypatch.setattr(socket_protocol.LeanWebSocketProtocol, "whole_text", counted)
+    game = await Game.create(http)
+    phone = await Phone.connect(game.ws_url(live_server, game.organizer))
+    await phone.until("view")
+    for _ in range(5):
+        await phone.socket.send(json.dumps({"type": "ping"}))
+        await phone.until("pong")
+    await phone.close()
+    assert taken.count(True) == 5, taken
+
+
+async def test_a_read_that_ends_inside_a_frame_leaves_the_rest_to_that_frame(
+    live_server: str, http: httpx.AsyncClient
+) -> None:
+    """A read can end anywhere: what comes next is the rest of websockets' frame, even when it
+    looks like a whole frame of its own (here the rest of a command's text, masked, reads
+    0x81 0x85 ...: a five-byte text frame). It must not be taken for one."""
+    game = await Game.create(http)
+    port = int(live_server.rsplit(":", 1)[1])
+    path = f"/ws/games/{game.game_id}?token={game.organizer}"
+    mask = b"\xc0" * 4  # a byte from 0x80 to 0xbf masks to a printable one
+    lookalike = bytes([0x81, 0x85, *[0x90] * 4, *[0x90] * 5])  # masks to "AEPPPPPPPPP"
+    before = b'{"type":"command","command_id":"c0","command":{"type":"nope","pad":"'
+    text = before + bytes(b ^ 0xC0 for b in lookalike) + b'xyz"}}'
+    masked = bytes(b ^ 0xC0 for b in text)
+    sent = bytes([0x81, 0x80 | 126]) + len(text).to_bytes(2, "big") + mask + masked
+    cut = 4 + 4 + len(before)  # the read ends where the lookalike begins
+
+    def talk() -> list[Any]:
+        sock, answer = handshake(port, path)
+        assert b" 101 " in answer.split(b"\r\n")[0], answer
+        try:
+            sock.sendall(sent[:cut])
+            time.sleep(0.2)
+            sock.sendall(sent[cut:] + frame(json.dumps({"type": "ping"}).encode()))
+            received: bytes = b""
+            while not any(b'"pong"' in p for _, p in unframed(received)):
+                received += sock.recv(65536)
+            return [json.loads(p) for opcode, p in unframed(received) if opcode == TEXT]
+        finally:
+            sock.close()
+
+    heard = await asyncio.wait_for(asyncio.to_thread(talk), 15)
+    assert [(m["type"], m.get("command_id")) for m in heard if m["type"] in ("error", "pong")] == [
+        ("error", "c0"),
+        ("pong", None),
+    ]

@@ -13,6 +13,12 @@ _MISSING: Any = object()
 
 def diff(old: Json, new: Json) -> Json:
     """The merge patch that turns `old` into `new` (empty when they are the same)."""
+    return {} if new == old else changes(old, new)
+
+
+def changes(old: Json, new: Json) -> Json:
+    """`diff` of two objects that differ. Each pair of objects inside is compared in C before
+    it is gone through here: most of a view is as it was."""
     patch: Json = {}
     kept = 0  # the keys of `new` that `old` has too: all of old's, unless some went
     for key, value in new.items():
@@ -25,8 +31,7 @@ def diff(old: Json, new: Json) -> Json:
             if before is not _MISSING and before is not None:
                 patch[key] = None
         elif type(value) is dict and type(before) is dict:  # views hold plain dicts only
-            inner = diff(before, value)
-            if inner:
+            if value != before and (inner := changes(before, value)):
                 patch[key] = inner
         elif before is _MISSING or before != value:
             patch[key] = value

@@ -9,11 +9,13 @@ by time alone: a stun running out, as an ISO time). The screens offer, grey and 
 """
 
 from collections.abc import Callable, Mapping
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, ParamSpec
 
 from server.clock import iso
 from server.rules.core import Command, Context, Json, Member, RuleError
 from server.rules.roster import EndGame, Roster, StartGame, require_lobby, require_not_ended
+
+P = ParamSpec("P")
 
 
 def trial(viewer: Member, now: int) -> Context:
@@ -45,10 +47,11 @@ def may(offers: Mapping[str, Offer]) -> Json:
     return {name: offer.wire() for name, offer in offers.items()}
 
 
-def judged(guard: Callable[[], object]) -> str | None:
-    """The refusal code of a guard (a function that raises RuleError), None when it passes."""
+def judged(guard: Callable[P, object], *args: P.args, **kwargs: P.kwargs) -> str | None:
+    """The refusal code of a guard (a function that raises RuleError) given these arguments,
+    None when it passes."""
     try:
-        guard()
+        guard(*args, **kwargs)
     except RuleError as error:
         return error.code
     return None

@@ -179,8 +179,10 @@ class LeanWebSocketProtocol(WebSocketsSansIOProtocol):
         limit = conn.max_message_size
         if end > len(data) or (limit is not None and size > limit) or conn.extensions:
             return False
-        waiting = conn.parser.gi_yieldfrom  # type: ignore[attr-defined]
-        if waiting is None or waiting.gi_code is not BETWEEN_FRAMES or conn.current_size:
+        waiting: Any = conn.parser  # the generators it waits in, down to the one that reads
+        while (inner := waiting.gi_yieldfrom) is not None:
+            waiting = inner
+        if waiting.gi_code is not BETWEEN_FRAMES or conn.current_size:
             return False
         self.parsed = end
         self.curr_msg_data_type = "text"

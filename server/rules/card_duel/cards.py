@@ -1,6 +1,7 @@
 """Duel cards and which card beats which."""
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Literal, Self
 
 import msgspec
@@ -91,12 +92,14 @@ class Card:
             spec.effect_s,
         )
 
-    @classmethod
-    def load(cls, face: CardFace) -> "Card":
-        """A card from an event."""
+    @staticmethod
+    @lru_cache(maxsize=4096)
+    def load(face: CardFace) -> "Card":
+        """A card from an event: the same card for the same face, while remembered (each round
+        shows two cards its players were dealt)."""
         effect = None if isinstance(face.effect, Unset) else face.effect
         effect_s = None if isinstance(face.effect_s, Unset) else face.effect_s
-        return cls(
+        return Card(
             face.card_id,
             face.title,
             face.big,

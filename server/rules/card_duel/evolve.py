@@ -70,28 +70,22 @@ def cards(faces: tuple[CardFace, ...]) -> tuple[Card, ...]:
 
 
 def with_fighters(state: CardDuel, *fighters: Fighter, **changes: Any) -> CardDuel:
-    """The state with these fighters changed (and any other fields in one go); each change is
-    one more `revision` of the fighter, counted on from the one before (a revived fighter's
-    too: a record signed before the death must not match again)."""
-    before = state.fighters
-    changed = before.grown(
-        {
-            f.player_id: new_fighter(f, revision=revision(before.get(f.player_id)) + 1)
-            for f in fighters
-        }
-    )
-    return new_state(state, fighters=changed, **changes)
+    """The state with these fighters (made by `changed`), and any other fields in one go."""
+    grown = state.fighters.grown({f.player_id: f for f in fighters})
+    return new_state(state, fighters=grown, **changes)
 
 
-def revision(fighter: Fighter | None) -> int:
-    return 0 if fighter is None else fighter.revision
+def changed(fighter: Fighter, **changes: Any) -> Fighter:
+    """The fighter with the changes: one more `revision` of it, counted on from the one before
+    (a revived fighter's too: a record signed before the death must not match again)."""
+    return new_fighter(fighter, revision=fighter.revision + 1, **changes)
 
 
 def joined(state: CardDuel, fact: FighterJoined) -> CardDuel:
     state = new_state(state, roster=roster.joined(state.roster, fact))
     if fact.cards is UNSET:
         return state
-    return with_fighters(state, Fighter(fact.player_id, cards(fact.cards)))
+    return with_fighters(state, Fighter(fact.player_id, cards(fact.cards), revision=1))
 
 
 def start(state: CardDuel, fact: DuelStarted) -> CardDuel:
@@ -112,14 +106,14 @@ def start(state: CardDuel, fact: DuelStarted) -> CardDuel:
         immune_until = at  # challenging ends one's own free leave
     return with_fighters(
         state,
-        new_fighter(
+        changed(
             challenger,
             duel_id=duel.duel_id,
             immune_until=immune_until,
             suffered=still_suffered(challenger, at),
             starts=began(challenger, duel, at),
         ),
-        new_fighter(
+        changed(
             target,
             duel_id=duel.duel_id,
             suffered=still_suffered(target, at),
@@ -139,10 +133,8 @@ def registered(state: CardDuel, fact: KeyRegistered, counted: bool) -> CardDuel:
     """A key joins the fighter's keys; a v1 line counts as a change of the fighter, as it did."""
     fighter = state.fighters[fact.player_id]
     keys = fighter.keys if fact.public_key in fighter.keys else (*fighter.keys, fact.public_key)
-    fighter = new_fighter(fighter, key=fact.public_key, key_id=fact.key_id, keys=keys)
-    if counted:
-        return with_fighters(state, fighter)
-    return new_state(state, fighters=state.fighters.grown({fighter.player_id: fighter}))
+    made = changed if counted else new_fighter
+    return with_fighters(state, made(fighter, key=fact.public_key, key_id=fact.key_id, keys=keys))
 
 
 def still_suffered(fighter: Fighter, at: int) -> Suffered | None:
@@ -210,10 +202,10 @@ def sole_winner(duel: Duel) -> str | None:
 def tallied(fighter: Fighter, winner: str | None) -> Fighter:
     """The fighter out of its duel, one more won or lost when the duel had a sole winner."""
     if winner is None:
-        return new_fighter(fighter, duel_id=None)
+        return changed(fighter, duel_id=None)
     if fighter.player_id == winner:
-        return new_fighter(fighter, duel_id=None, won=fighter.won + 1)
-    return new_fighter(fighter, duel_id=None, lost=fighter.lost + 1)
+        return changed(fighter, duel_id=None, won=fighter.won + 1)
+    return changed(fighter, duel_id=None, lost=fighter.lost + 1)
 
 
 def settled(state: CardDuel, fact: OfflineDuelRecorded | OfflineDuelVoid) -> CardDuel:
@@ -269,14 +261,14 @@ def fighter_effect(effect: Callable[[Fighter, Any], Fighter]) -> Change:
 
 
 FIGHTER_EFFECTS: dict[type[Fact], Callable[[Fighter, Any], Fighter]] = {
-    PlayerEscaped: lambda f, e: new_fighter(f, immune_until=parse_iso(e.until)),
-    PlayerStunned: lambda f, e: new_fighter(f, stunned_until=parse_iso(e.until)),
-    PlayerWounded: lambda f, e: new_fighter(f, wounded=True),
-    PlayerKilled: lambda f, e: new_fighter(f, alive=False),
-    EffectSuffered: lambda f, e: new_fighter(f, suffered=suffered(e)),
-    PlayerHealed: lambda f, e: new_fighter(f, wounded=False),
-    CardGranted: lambda f, e: new_fighter(f, cards=(*f.cards, Card.load(e.card))),
-    ItemGranted: lambda f, e: new_fighter(f, items=(*f.items, e.item)),
+    PlayerEscaped: lambda f, e: changed(f, immune_until=parse_iso(e.until)),
+    PlayerStunned: lambda f, e: changed(f, stunned_until=parse_iso(e.until)),
+    PlayerWounded: lambda f, e: changed(f, wounded=True),
+    PlayerKilled: lambda f, e: changed(f, alive=False),
+    EffectSuffered: lambda f, e: changed(f, suffered=suffered(e)),
+    PlayerHealed: lambda f, e: changed(f, wounded=False),
+    CardGranted: lambda f, e: changed(f, cards=(*f.cards, Card.load(e.card))),
+    ItemGranted: lambda f, e: changed(f, items=(*f.items, e.item)),
     # Revived with a fresh hand and nothing else but its phone's key (and its tally of duels).
     PlayerRevived: lambda f, e: Fighter(
         f.player_id,
@@ -284,6 +276,7 @@ FIGHTER_EFFECTS: dict[type[Fact], Callable[[Fighter, Any], Fighter]] = {
         key=f.key,
         key_id=f.key_id,
         keys=f.keys,
+        revision=f.revision + 1,
         starts=f.starts,
         won=f.won,
         lost=f.lost,

@@ -33,21 +33,21 @@ def fighting(state: CardDuel, viewer: Member, me: Fighter, now: int) -> dict[str
     from a plain one only by the crossbow, which decide checks after the challenger's own state,
     and every card in hand is picked or not for the same reason. Commands are made only when
     asked for (`Offer.sent`)."""
-    plain = judged(partial(challenged, state, me.player_id, False, viewer, now))
+    plain = judged(challenged, state, me.player_id, False, viewer, now)
     until = lasting(state, me, plain, now)
     found = {"challenge": Offer(challenge_of(me, False), plain, until)}
     if "crossbow" in me.items:  # without one, a phone offers no ranged challenge at all
         ranged = plain
         if plain == "code_required":
-            ranged = judged(partial(challenged, state, me.player_id, True, viewer, now))
+            ranged = judged(challenged, state, me.player_id, True, viewer, now)
         found["challenge:ranged"] = Offer(challenge_of(me, True), ranged, until)
     duel = state.duels.get(me.duel_id) if me.duel_id else None
     if duel is None or not me.cards:
         return found
     duel_id = duel.duel_id
-    picked = judged(partial(may_pick, state, duel_id, me.cards[0].card_id, viewer, now))  # any
+    picked = judged(may_pick, state, duel_id, me.cards[0].card_id, viewer, now)  # any
     found["pick"] = Offer(pick_of(duel_id, me.cards[0].card_id), picked)
-    leave = judged(partial(may_leave, state, duel_id, viewer, now))
+    leave = judged(may_leave, state, duel_id, viewer, now)
     until = duel.leave_from if leave == "too_soon" else None
     found["leave"] = Offer(partial(LeaveDuel.model_construct, duel_id=duel_id), leave, until)
     return found
