@@ -132,8 +132,10 @@ class Referee:
                 if command_id in table.answers:
                     return Answer(table.answers[command_id], True, [])
                 if command_id in table.inflight:
+                    seq, written = table.inflight[command_id]
                     try:
-                        return Answer(await asyncio.shield(table.inflight[command_id]), True, [])
+                        await asyncio.shield(written)
+                        return Answer(seq, True, [])
                     except Conflict:
                         # The first copy's write conflicted and it goes round again: so does
                         # this one, and finds the answer it gets (or decides it first).
@@ -168,7 +170,8 @@ class Referee:
 
         def done(written: asyncio.Future[None]) -> None:
             error = written.exception()
-            self.landed(pending, error)
+            if error is not None:
+                self.failed(pending, error)
             landed(pending.seq, error)
 
         pending.written.add_done_callback(done)
@@ -195,9 +198,8 @@ class Referee:
         try:
             await asyncio.shield(pending.written)  # a caller that gives up does not unmake it
         except (Conflict, Unavailable) as error:
-            self.landed(pending, error)
+            self.failed(pending, error)
             raise
-        self.landed(pending, None)
         return Answer(pending.seq, False, pending.events, pending.tokens)
 
     def decide(
@@ -227,20 +229,15 @@ class Referee:
         table.state = state
         table.seq += len(events)
         table.waiting[table.seq] = (table.state, touched, told)
-        answered: asyncio.Future[int] = asyncio.get_running_loop().create_future()
-        if command_id is not None:
-            table.inflight[command_id] = answered
         # Decided on top of the writes before it: if one of them fails, so does this one.
         written = table.writing = self.scribe.submit(append, table.writing)
-        return Pending(table, command_id, table.seq, events, tokens, written, answered)
+        if command_id is not None:
+            table.inflight[command_id] = (table.seq, written)
+        return Pending(table, command_id, table.seq, events, tokens, written)
 
-    def landed(self, pending: "Pending", error: BaseException | None) -> None:
-        """A command's write ended: copies of it waiting in flight get its answer."""
-        if error is None:
-            pending.answered.set_result(pending.seq)
-            return
-        pending.answered.set_exception(error)
-        pending.answered.exception()  # retrieved: a duplicate waiting on it re-raises on its own
+    def failed(self, pending: "Pending", error: BaseException) -> None:
+        """A command's write failed: it is no longer in flight (a copy waiting on it goes round
+        again, or is refused with it)."""
         if pending.command_id is not None:
             pending.table.inflight.pop(pending.command_id, None)
         if isinstance(error, Unavailable):  # memory is ahead of disk: reload later
@@ -286,7 +283,7 @@ class Referee:
             self.games.snapshot_if_due(table)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Pending:
     """A command decided and on its way to disk."""
 
@@ -295,8 +292,7 @@ class Pending:
     seq: int  # of its last event: its answer
     events: list[Event]
     tokens: list[str]
-    written: asyncio.Future[None]  # done once on disk, or failed
-    answered: asyncio.Future[int]  # what a copy of it in flight waits for
+    written: asyncio.Future[None]  # done once on disk, or failed (copies in flight wait on it)
 
 
 def new_token() -> str:

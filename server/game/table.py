@@ -25,7 +25,8 @@ class Table:
     committed_state: Any  # after the last event on disk: the only state anybody is shown
     committed_seq: int
     answers: dict[str, int] = field(default_factory=dict)  # command_id -> seq of its last event
-    inflight: dict[str, asyncio.Future[int]] = field(default_factory=dict)
+    # command_id -> (seq of its last event, its write) of the commands on their way to disk
+    inflight: dict[str, tuple[int, asyncio.Future[None]]] = field(default_factory=dict)
     # seq -> (state, members touched, told of the write) of the decided writes not yet on disk
     waiting: dict[int, tuple[Any, set[str] | None, Told | None]] = field(default_factory=dict)
     used: float = field(default_factory=time.monotonic)  # last asked for

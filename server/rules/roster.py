@@ -283,7 +283,8 @@ def member_row(state: HasRoster, player_id: str, now: int) -> Made:
     return (None if member is None else member_view(member)), None
 
 
-# Every member by player id, a row at a time: the organizer's `members`.
+# Every member by player id, a row at a time: the organizer's `members`. A member is only ever
+# added, never changed: a console's `named` yields its row until it is shown, then no more.
 MEMBER_ROWS: Collection[Any] = Collection(lambda state: state.roster.members, member_row)
 
 

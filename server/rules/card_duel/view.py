@@ -137,10 +137,11 @@ def duel_row(state: CardDuel, duel_id: str, now: int) -> Made:
 def named(state: CardDuel, touched: set[str], shown: Json) -> Iterator[Row]:
     """A touched member's rows, the duel its fighter is in now or was in when last shown, and
     the offline duels that came in."""
-    fighters, shown_players = state.fighters, shown["players"]
+    fighters, shown_players, shown_members = state.fighters, shown["players"], shown["members"]
     for player_id in touched:
         yield "players", player_id
-        yield "members", player_id
+        if player_id not in shown_members:  # a member's row never changes once shown
+            yield "members", player_id
         fighter = fighters.get(player_id)
         if fighter is not None and fighter.duel_id:
             yield "duels", fighter.duel_id

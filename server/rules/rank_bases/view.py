@@ -109,13 +109,14 @@ def named(state: RankBases, touched: set[str], shown: Json) -> Iterator[Row]:
     """A touched member's rows, the duel its player is in now or was in when last shown, and
     every raid it attacked or defended in: raids stay after they end, and one may have begun
     and ended since the console was last shown (several commands published at once)."""
-    players, shown_players = state.players, shown["players"]
+    players, shown_players, shown_members = state.players, shown["players"], shown["members"]
     for raid in state.raids.values():
         if raid.attacker in touched or not touched.isdisjoint(raid.order):
             yield "raids", raid.raid_id
     for player_id in touched:
         yield "players", player_id
-        yield "members", player_id
+        if player_id not in shown_members:  # a member's row never changes once shown
+            yield "members", player_id
         player = players.get(player_id)
         before = shown_players.get(player_id, {})
         for duel_id in {player and player.duel_id, before.get("duel_id")}:
