@@ -36,7 +36,7 @@ class Suffered:
         return self.until is None or now >= self.until
 
 
-@dataclass(frozen=True, slots=True, weakref_slot=True)  # views keep parts of it (view.py)
+@dataclass(frozen=True, slots=True)
 class Fighter:
     player_id: str
     cards: tuple[Card, ...]
@@ -84,7 +84,7 @@ class Start:
     before: Fighter
 
 
-@dataclass(frozen=True, slots=True, weakref_slot=True)  # views keep parts of it (view.py)
+@dataclass(frozen=True, slots=True)
 class Round:
     round: int
     cards: dict[str, Card]
@@ -101,7 +101,7 @@ class Outcome:
     until: int | None = None
 
 
-@dataclass(frozen=True, slots=True, weakref_slot=True)  # views keep parts of it (view.py)
+@dataclass(frozen=True, slots=True)
 class Duel:
     duel_id: str
     players: tuple[str, str]  # challenger, target

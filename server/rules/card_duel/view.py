@@ -1,43 +1,17 @@
 """What each viewer of a card-duel game may see: the only door out of the state."""
 
-import weakref
-from collections.abc import Hashable, Iterator
+from collections.abc import Iterator
 from functools import cache
 
 from server.clock import iso, iso_or_none
 from server.rules.card_duel.cards import why
 from server.rules.card_duel.offers import offers
-from server.rules.card_duel.state import CardDuel, Dispute, Duel, Fighter, Outcome, Round
+from server.rules.card_duel.state import CardDuel, Dispute, Duel, Fighter, Outcome
 from server.rules.core import Event, Json, Member
 from server.rules.events import Fact
 from server.rules.offers import may
 from server.rules.roster import MEMBER_ROWS, game_view, member_view, onlooker_view
 from server.rules.rows import Collection, Made, Row, Rows
-
-
-class Shown:
-    """Parts of views made from one immutable state object (a fighter, a duel, a round) and
-    what else they turn on (`by`: the viewer), each made once while the object lives: made
-    again from an unchanged object, a part would cost its making and then its comparison with
-    the part the phone holds, which `diff` skips when it is the same object. Let go with the
-    object (a weak reference), so that it holds no more than the live states do."""
-
-    __slots__ = ("made",)
-
-    def __init__(self) -> None:
-        self.made: dict[tuple[int, Hashable], tuple[weakref.ref[object], Json]] = {}
-
-    def get(self, of: object, by: Hashable) -> Json | None:
-        made = self.made.get((id(of), by))  # an id is nobody else's while its object lives
-        return None if made is None else made[1]
-
-    def put(self, of: object, by: Hashable, part: Json) -> Json:
-        key, made = (id(of), by), self.made
-        made[key] = (weakref.ref(of, lambda _: made.pop(key, None)), part)
-        return part
-
-
-SHOWN = Shown()
 
 
 def view(state: CardDuel, viewer: Member, now: int) -> Json:
@@ -246,34 +220,23 @@ LIFECYCLE = ("game_started", "game_ended")
 
 def myself(fighter: Fighter, viewer: Member) -> Json:
     """The fighter as its own player sees it."""
-    shown = SHOWN.get(fighter, viewer)
-    if shown is None:
-        part = {**member_view(viewer), **status(fighter), **tally(fighter)}
-        shown = SHOWN.put(fighter, viewer, part)
-    return shown
+    return {**member_view(viewer), **status(fighter), **tally(fighter)}
 
 
 def status(fighter: Fighter) -> Json:
-    """The fighter as its player and the console see it (the same dict: see `Shown`)."""
-    shown = SHOWN.get(fighter, None)
-    if shown is not None:
-        return shown
+    """The fighter as its player and the console see it."""
     suffered = fighter.suffered
-    return SHOWN.put(
-        fighter,
-        None,
-        {
-            "alive": fighter.alive,
-            "wounded": fighter.wounded,
-            "stunned_until": iso_or_none(fighter.stunned_until),
-            "immune_until": iso_or_none(fighter.immune_until),
-            "effect": suffered and {"text": suffered.text, "until": iso_or_none(suffered.until)},
-            "items": list(fighter.items),
-            "cards": [card.dump() for card in fighter.cards],
-            "key_id": fighter.key_id,  # its phone's key for offline duels; None: none registered
-            "revision": fighter.revision,  # signed into an offline duel's record
-        },
-    )
+    return {
+        "alive": fighter.alive,
+        "wounded": fighter.wounded,
+        "stunned_until": iso_or_none(fighter.stunned_until),
+        "immune_until": iso_or_none(fighter.immune_until),
+        "effect": suffered and {"text": suffered.text, "until": iso_or_none(suffered.until)},
+        "items": list(fighter.items),
+        "cards": [card.dump() for card in fighter.cards],
+        "key_id": fighter.key_id,  # its phone's key for offline duels; None: none registered
+        "revision": fighter.revision,  # signed into an offline duel's record
+    }
 
 
 def tally(fighter: Fighter) -> Json:
@@ -303,17 +266,13 @@ def my_duel(state: CardDuel, duel: Duel, me: str) -> Json:
 
 
 def my_last_duel(state: CardDuel, duel: Duel, me: str) -> Json:
-    shown = SHOWN.get(duel, me)
-    if shown is not None:
-        return shown
-    part = {
+    return {
         "duel_id": duel.duel_id,
         "opponent": opponent(state, duel, me),
         "rounds": rounds(duel),
         "outcomes": [outcome(duel, o) for o in duel.outcomes],
         "offline": duel.offline,
     }
-    return SHOWN.put(duel, me, part)
 
 
 def outcome(duel: Duel, o: Outcome) -> Json:
@@ -326,25 +285,20 @@ def outcome(duel: Duel, o: Outcome) -> Json:
 
 
 def rounds(duel: Duel) -> list[Json]:
-    return [shown_round(r, duel) for r in duel.rounds]
-
-
-def shown_round(r: Round, duel: Duel) -> Json:
-    shown = SHOWN.get(r, duel.players)
-    if shown is not None:
-        return shown
-    part = {
-        "round": r.round,
-        "cards": {p: card.dump() for p, card in r.cards.items()},
-        "winners": list(r.winners),
-        # An offline forfeit shows the winning card alone: it won by no number.
-        "why": {
-            p: why(r.cards[p], r.cards[duel.opponent(p)])
-            for p in r.winners
-            if duel.opponent(p) in r.cards
-        },
-    }
-    return SHOWN.put(r, duel.players, part)
+    return [
+        {
+            "round": r.round,
+            "cards": {p: card.dump() for p, card in r.cards.items()},
+            "winners": list(r.winners),
+            # An offline forfeit shows the winning card alone: it won by no number.
+            "why": {
+                p: why(r.cards[p], r.cards[duel.opponent(p)])
+                for p in r.winners
+                if duel.opponent(p) in r.cards
+            },
+        }
+        for r in duel.rounds
+    ]
 
 
 def duel_view(duel: Duel) -> Json:
