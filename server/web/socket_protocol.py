@@ -168,8 +168,8 @@ class LeanWebSocketProtocol(WebSocketsSansIOProtocol):
         and Frame objects cost more than the command itself. Anything else (a control frame, a
         fragment, a frame not all here, a frame over the size limit) is left to websockets."""
         conn, data, at = self.conn, self.unread, self.parsed
-        if len(data) - at < 6 or data[at] != 0x81 or conn.state is not State.OPEN:
-            return False
+        if len(data) - at < 6 or data[at] != 0x81 or conn.state is not State.OPEN or conn.debug:
+            return False  # (under websockets' debug log, its parser logs every frame: let it)
         size, head = data[at + 1] ^ 0x80, at + 2  # masked: the high bit was set
         if size == 126:
             size, head = int.from_bytes(data[at + 2 : at + 4], "big"), at + 4

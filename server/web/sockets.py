@@ -124,14 +124,13 @@ async def play(
     pump = asyncio.create_task(screen.pump())
     game_id = table.game_id
     waiting: list[Later | str | None] = []  # what waits to be answered, in order
-    idle = asyncio.Event()  # nothing waits
-    idle.set()
-    turn = asyncio.Event()  # something came to wait
+    worker: asyncio.Task[None] | None = None  # answers it, while there is any
 
     def defer(item: Later | str | None) -> None:
+        nonlocal worker
         waiting.append(item)
-        idle.clear()
-        turn.set()
+        if worker is None or worker.done():
+            worker = asyncio.create_task(work())
 
     def heard(text: str | None) -> bool:
         """A message answered at once; False: something waits before it."""
@@ -146,24 +145,19 @@ async def play(
 
     async def work() -> None:
         """Answer what waits, in order."""
-        while True:
-            await turn.wait()
-            turn.clear()
-            while waiting:
-                item = waiting[0]
-                reply = (
-                    item
-                    if isinstance(item, Later)
-                    else answer_now(referee, limited, game_id, member, item, screen.post, defer)
-                )
-                if isinstance(reply, Later):
-                    reply = await answer(referee, limited, game_id, member, reply, screen.post)
-                waiting.pop(0)
-                if reply is not None:
-                    screen.post(reply)
-            idle.set()
+        while waiting:
+            item = waiting[0]
+            reply = (
+                item
+                if isinstance(item, Later)
+                else answer_now(referee, limited, game_id, member, item, screen.post, defer)
+            )
+            if isinstance(reply, Later):
+                reply = await answer(referee, limited, game_id, member, reply, screen.post)
+            waiting.pop(0)
+            if reply is not None:
+                screen.post(reply)
 
-    worker = asyncio.create_task(work())
     try:
         joined = await referee.joined(table)
         seq, now, state = table.committed_seq, now_ms(), table.committed_state
@@ -179,15 +173,17 @@ async def play(
                 break
             if not heard(message.get("text")):
                 defer(message.get("text"))
-            await idle.wait()  # the phone is read no further while a command waits
+            if worker is not None:
+                await worker  # the phone is read no further while a command waits
     except WebSocketDisconnect:
         pass
     finally:
         referee.hub.leave(game_id, screen)
         for task in (pump, worker):
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await task
 
 
 def public_url(websocket: WebSocket) -> str | None:
