@@ -114,6 +114,8 @@ async def test_console_of_1000_players_redraws_only_the_changed_row(
     await console.goto(f"/#/join/{gid}/{org}")
     rows = console.locator('[data-testid^="player-row-"]')
     await expect(rows).to_have_count(1000, timeout=20_000)
+    # The roll call comes beside the view and marks every row: watched from after it is drawn.
+    await expect(console.get_by_test_id("presence-connected")).to_be_visible()
     await console.evaluate(WATCH_ROWS)
 
     target = players[500]
