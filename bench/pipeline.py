@@ -154,7 +154,9 @@ async def run(pairs: int, per_game: int, rounds: int, folder: Path, profile: boo
     referee = Referee(store, Hub())
     await referee.start()
     one = per_game >= pairs  # one game: the organizer's console open, as bench.duels has it
-    games = [await game(referee, min(per_game, pairs), one) for _ in range(max(1, pairs // per_game))]
+    games = [
+        await game(referee, min(per_game, pairs), one) for _ in range(max(1, pairs // per_game))
+    ]
     gc.collect()
     gc.freeze()
     gc.set_threshold(GC_YOUNG, 10, 10)
@@ -205,4 +207,3 @@ def main() -> None:
 
 if __name__ == "__main__":
     main()
-

@@ -432,8 +432,9 @@ class Hub:
             for screen in screens:
                 if touched is None or screen.member.player_id in touched:
                     private = sight.private(state, screen.member, now)
-                    audience.keep(screen.member.player_id, private)
                     own = diff(screen.private, private)
+                    if "may" in own:  # else its `until`s are those it had, kept already
+                        audience.keep(screen.member.player_id, private)
                     screen.private = private
                     if own:
                         screen.patch(seq, orjson.dumps({**common, **own}).decode(), stamp)
