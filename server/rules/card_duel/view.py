@@ -9,7 +9,6 @@ from server.rules.card_duel.offers import offers
 from server.rules.card_duel.state import CardDuel, Dispute, Duel, Fighter, Outcome
 from server.rules.core import Event, Json, Member
 from server.rules.events import Fact
-from server.rules.kept import Kept
 from server.rules.offers import may
 from server.rules.roster import MEMBER_ROWS, game_view, member_view, onlooker_view
 from server.rules.rows import Collection, Made, Row, Rows
@@ -160,29 +159,13 @@ def private(state: CardDuel, viewer: Member, now: int) -> Json:
     duel = state.duels.get(fighter.duel_id) if fighter.duel_id else None
     last = state.last_duels.get(viewer.player_id)
     settled = state.offline_of.get(viewer.player_id)
-    me = ME.get(viewer.player_id, fighter, viewer)
-    if me is None:
-        me = ME.put(viewer.player_id, myself(fighter, viewer), fighter, viewer)
-    if last is not None:
-        last_duel = LAST_DUEL.get(viewer.player_id, last, state.roster)
-        if last_duel is None:
-            last_duel = my_last_duel(state, last, viewer.player_id)
-            LAST_DUEL.put(viewer.player_id, last_duel, last, state.roster)
     return {
-        "me": me,
+        "me": myself(fighter, viewer),
         "duel": duel and my_duel(state, duel, viewer.player_id),
-        "last_duel": last and last_duel,
+        "last_duel": last and my_last_duel(state, last, viewer.player_id),
         "offline": settled and my_offline(state, settled, viewer.player_id),
         "may": may(offers(state, viewer, now)),
     }
-
-
-# Each player's own part and last duel, and each duel's rounds, as last made (kept.py): a pick
-# changes the duel in progress and leaves the fighters, their last duels and the rounds so far.
-ME: Kept[Json] = Kept()
-STATUS: Kept[Json] = Kept()  # the same for the console's row of the fighter
-LAST_DUEL: Kept[Json] = Kept()
-ROUNDS: Kept[list[Json]] = Kept()
 
 
 def my_offline(state: CardDuel, duel_id: str, me: str) -> Json:
@@ -242,13 +225,6 @@ def myself(fighter: Fighter, viewer: Member) -> Json:
 
 def status(fighter: Fighter) -> Json:
     """The fighter as its player and the console see it."""
-    made = STATUS.get(fighter.player_id, fighter)
-    if made is None:
-        made = STATUS.put(fighter.player_id, status_of(fighter), fighter)
-    return made
-
-
-def status_of(fighter: Fighter) -> Json:
     suffered = fighter.suffered
     return {
         "alive": fighter.alive,
@@ -309,13 +285,6 @@ def outcome(duel: Duel, o: Outcome) -> Json:
 
 
 def rounds(duel: Duel) -> list[Json]:
-    made = ROUNDS.get(id(duel.rounds), duel.rounds)
-    if made is None:
-        made = ROUNDS.put(id(duel.rounds), rounds_of(duel), duel.rounds)
-    return made
-
-
-def rounds_of(duel: Duel) -> list[Json]:
     return [
         {
             "round": r.round,
