@@ -16,7 +16,10 @@ not drift with the machine, count instructions, and take the difference of two l
 leaves out the start):
 
     valgrind --tool=callgrind --callgrind-out-file=/dev/null .venv/bin/python -m bench.pipeline \\
-        --rounds 100   # and --rounds 400: (I400 - I100) / (commands400 - commands100)
+        --rounds 50   # and --rounds 200: (I200 - I50) / (commands200 - commands50)
+
+(In one game of many commands a snapshot is taken by a forked child, which prints a count of
+its own that includes its parent's until the fork: the process's own is the last printed.)
 
     .venv/bin/python -m bench.pipeline [--pairs 100] [--per-game 1] [--rounds 400] [--profile]
                                         [--folder DIR]
@@ -184,7 +187,8 @@ async def run(pairs: int, per_game: int, rounds: int, folder: Path, profile: boo
     where = "one game, the console open" if one else f"games of {2 * per_game}"
     print(f"{pairs} pairs in {where}: {commands} commands ({refused} refused) in {elapsed:.1f} s")
     print(f"CPU a command   {spent / commands * 1e6:7.1f} µs   (every thread of the process)")
-    print(f"messages        {messages / commands:7.2f} a command")
+    sent = sum(s.bytes for bench, _ in games for s in bench.sockets)
+    print(f"messages        {messages / commands:7.2f} a command, {sent / commands:.0f} B")
     if profiler is not None:
         stats = pstats.Stats(profiler)
         stats.sort_stats("tottime").print_stats(35)
