@@ -1,11 +1,11 @@
-"""The event store's write path: CPU per append, in the calling thread and in the writer's.
+"""The event store's write path: CPU per append.
 
 Opens a store on a fresh SQLite file (migrated as a server migrates it), creates 100 games, then
 appends batches shaped like a busy server's group commits: 2-20 appends a batch from any of the
 games, each append 1-3 events of card-duel-like data. One batch is written at a time, as the
-scribe does. It prints, per append, the CPU time of the calling thread (the event loop's: building
-the rows, the hop to the writer and back) and of the writer thread (SQL, the hash chain, the
-commit), and appends a second. Wall time is mostly the disk's flush; the CPU is what this
+scribe does (on the event loop's thread: server/store/backends.py, SqliteBackend). It prints the
+process's CPU time per append (every thread: building the rows, the SQL, the hash chain, the
+commit) and appends a second. Wall time is mostly the disk's flush; the CPU is what this
 measures (`--no-sync` turns the flush off, in this benchmark's database only, to see the CPU
 without the waits).
 
@@ -74,11 +74,6 @@ def batches(appends: int, seqs: dict[str, int], rng: random.Random) -> list[list
     return made
 
 
-async def writer_cpu(backend: SqliteBackend) -> float:
-    """The writer thread's CPU time so far."""
-    return await backend.writer.run(time.thread_time)
-
-
 async def main(appends: int, rounds: int, sync: bool) -> None:
     with tempfile.TemporaryDirectory() as folder:
         url = f"sqlite:///{Path(folder) / 'bench.db'}"
@@ -86,8 +81,9 @@ async def main(appends: int, rounds: int, sync: bool) -> None:
         store = Store.open(url)
         backend = store.backend
         assert isinstance(backend, SqliteBackend)
-        if not sync:  # this benchmark's connection only: no production path has a hook
-            await backend.writer.run(lambda: backend.connection().execute("PRAGMA synchronous=OFF"))
+        if not sync:  # this benchmark's connection only (the event loop's thread's, which
+            # writes group commits): no production path has a hook
+            backend.connection().execute("PRAGMA synchronous=OFF")
         rng = random.Random(7)
         seqs = {f"game{n:03d}": 0 for n in range(GAMES)}
         created = []
@@ -103,24 +99,21 @@ async def main(appends: int, rounds: int, sync: bool) -> None:
         for batch in batches(1000, seqs, rng):  # warm: caches, statements
             await store.append(batch)
         print(f"{appends} appends a round, {'synchronous=FULL' if sync else 'no sync'}")
-        print("round  caller µs/append  writer µs/append  appends/s")
-        callers, writers = [], []
+        print("round  µs/append  appends/s")
+        cpus = []
         for n in range(rounds):
             work = batches(appends, seqs, rng)
-            writer_before = await writer_cpu(backend)
-            caller_before, wall_before = time.thread_time(), time.perf_counter()
+            cpu_before, wall_before = time.process_time(), time.perf_counter()
             for batch in work:
                 await store.append(batch)
-            caller = (time.thread_time() - caller_before) / appends * 1e6
+            cpu = (time.process_time() - cpu_before) / appends * 1e6
             wall = time.perf_counter() - wall_before
-            writer = (await writer_cpu(backend) - writer_before) / appends * 1e6
-            callers.append(caller)
-            writers.append(writer)
-            print(f"{n + 1:5}  {caller:16.1f}  {writer:16.1f}  {appends / wall:9.0f}")
+            cpus.append(cpu)
+            print(f"{n + 1:5}  {cpu:9.1f}  {appends / wall:9.0f}")
         # Other processes on the machine only ever add CPU time (caches, shared cores): the
         # least round is the steadiest figure.
-        print(f"least  {min(callers):16.1f}  {min(writers):16.1f}")
-        print(f"median {statistics.median(callers):16.1f}  {statistics.median(writers):16.1f}")
+        print(f"least  {min(cpus):9.1f}")
+        print(f"median {statistics.median(cpus):9.1f}")
         await store.close()
 
 

@@ -69,6 +69,27 @@ async def test_batches_of_one_game_chain_in_one_transaction(store: Store) -> Non
     assert [r.seq for r in await store.events("g6")] == [1, 2, 3]
 
 
+async def test_an_import_sized_write_leaves_the_event_loop_free(store: Store) -> None:
+    """A write of thousands of events (an imported log) must not stop the sockets meanwhile: the
+    event loop runs other work while it is written."""
+    ticks = 0
+
+    async def tick() -> None:
+        nonlocal ticks
+        while True:
+            ticks += 1
+            await asyncio.sleep(0)
+
+    big = batch("g-big", 0, *["imported"] * 5000)
+    ticker = asyncio.create_task(tick())
+    await asyncio.sleep(0)
+    before = ticks
+    await store.append([big])
+    ticker.cancel()
+    assert ticks - before >= 10
+    assert [r.seq for r in await store.events("g-big", after=4998)] == [4999, 5000]
+
+
 async def test_concurrent_appenders_one_wins_each_seq_and_no_gaps(
     store: Store, database_url: str
 ) -> None:

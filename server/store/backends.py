@@ -101,10 +101,13 @@ class Append:
 
 @dataclass(frozen=True, slots=True)
 class Rows:
-    """A write's appends, each game's in order. The backend turns them into the tables' rows (on
-    SQLite in its writer thread: the event loop's thread is the busier one)."""
+    """A write's appends, each game's in order. The backend turns them into the tables' rows."""
 
     appends: Sequence[Append]
+
+    @property
+    def events(self) -> int:
+        return sum(len(a.events) for a in self.appends)
 
     @property
     def lengths(self) -> list[tuple[str, int, int]]:
@@ -415,7 +418,7 @@ def settle(future: asyncio.Future[Any], result: Any, error: BaseException | None
 class Worker:
     """One thread that runs jobs in order, each awaited on the event loop that queued it. The event
     loop's cost of a hop is about half of run_in_executor's (no concurrent Future to chain, no
-    idle semaphore), and the writer pays it on every write."""
+    idle semaphore)."""
 
     def __init__(self, name: str) -> None:
         self.jobs: SimpleQueue[
@@ -474,8 +477,19 @@ def insert_sql(table: Any) -> str:
     )
 
 
+INLINE_EVENTS = 1024  # a bigger write leaves the event loop free while it is done (see below)
+
+
 class SqliteBackend:
-    """Plain sqlite3 connections, each in a thread of its own: one thread hop per transaction.
+    """Plain sqlite3 connections, each in a thread of its own.
+
+    A write of up to INLINE_EVENTS events (the scribe's group commits) is done on the event loop's
+    own thread, blocking it for the transaction and its flush (a millisecond or two): the hop to a
+    writer thread and back, and the GIL passed between the two threads at every row, cost 10 %
+    of a command's CPU under the 200-phone bench (bench/duels.py), and the acks wait for the
+    flush either way. A bigger write (an imported log) goes to the writer thread, so that the
+    sockets are served meanwhile. The event loop also waits for the write lock while another
+    process holds it: another worker's commit, or an import for as long as it takes.
 
     Through the async driver every statement is a hop between threads, and SQLAlchemy's async
     layer adds more: a durable append cost milliseconds where SQLite needs a tenth of one, and
@@ -562,7 +576,10 @@ class SqliteBackend:
 
     async def write(self, rows: Rows) -> None:
         try:
-            await self.writer.run(partial(self.write_now, rows))
+            if rows.events <= INLINE_EVENTS:
+                self.write_now(rows)
+            else:
+                await self.writer.run(partial(self.write_now, rows))
         except sqlite3.IntegrityError as error:
             raise Conflict(str(error)) from error
         except (sqlite3.DataError, ValueError, OverflowError) as error:  # a surrogate, a big int
