@@ -1,6 +1,8 @@
 """One storage conformance suite, run against a SQLite file and a PostgreSQL server."""
 
 import asyncio
+import fcntl
+import threading
 
 import pytest
 
@@ -88,6 +90,39 @@ async def test_an_import_sized_write_leaves_the_event_loop_free(store: Store) ->
     ticker.cancel()
     assert ticks - before >= 10
     assert [r.seq for r in await store.events("g-big", after=4998)] == [4999, 5000]
+
+
+async def test_a_write_waits_for_another_writers_lock_without_stopping_the_event_loop(
+    store: Store, database_url: str
+) -> None:
+    """Another process holding the SQLite file's write lock (an import, say) for longer than a
+    commit takes: a command's write waits for it, and the sockets are served meanwhile."""
+    if not database_url.startswith("sqlite"):
+        pytest.skip("the writers' lock is SQLite's")
+    await store.append([batch("g-held", 0, "a")])
+    ticks = 0
+
+    async def tick() -> None:
+        nonlocal ticks
+        while True:
+            ticks += 1
+            await asyncio.sleep(0)
+
+    path = database_url.removeprefix("sqlite:///")
+    with open(f"{path}-writer.lock", "a") as other:  # another open file: another writer
+        fcntl.flock(other, fcntl.LOCK_EX)
+        # Let go by a thread of its own: were the event loop stuck waiting, the test goes on.
+        release = threading.Timer(0.4, fcntl.flock, (other, fcntl.LOCK_UN))
+        release.start()
+        ticker = asyncio.create_task(tick())
+        write = asyncio.create_task(store.append([batch("g-held", 1, "b")]))
+        await asyncio.sleep(0.2)
+        assert not write.done()  # it waits for the lock
+        assert ticks >= 10  # and the event loop goes on
+        await asyncio.wait_for(write, 5)
+        ticker.cancel()
+        release.join()
+    assert [r.type for r in await store.events("g-held")] == ["a", "b"]
 
 
 async def test_concurrent_appenders_one_wins_each_seq_and_no_gaps(

@@ -10,6 +10,7 @@ import asyncio
 import fcntl
 import sqlite3
 import threading
+import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager, suppress
@@ -478,6 +479,7 @@ def insert_sql(table: Any) -> str:
 
 
 INLINE_EVENTS = 1024  # a bigger write leaves the event loop free while it is done (see below)
+LOCK_WAIT_S = 0.05  # another writer holding the lock longer is waited for in the writer thread
 
 
 class SqliteBackend:
@@ -488,8 +490,10 @@ class SqliteBackend:
     writer thread and back, and the GIL passed between the two threads at every row, cost 10 %
     of a command's CPU under the 200-phone bench (bench/duels.py), and the acks wait for the
     flush either way. A bigger write (an imported log) goes to the writer thread, so that the
-    sockets are served meanwhile. The event loop also waits for the write lock while another
-    process holds it: another worker's commit, or an import for as long as it takes.
+    sockets are served meanwhile; so does a write that finds the lock held for longer than
+    LOCK_WAIT_S (another process's import, a big game's snapshot). The event loop never waits
+    for the lock itself: it tries it again every millisecond and goes on meanwhile (another
+    worker's commit takes one or two).
 
     Through the async driver every statement is a hop between threads, and SQLAlchemy's async
     layer adds more: a durable append cost milliseconds where SQLite needs a tenth of one, and
@@ -524,26 +528,47 @@ class SqliteBackend:
             self.opened.append(db)
         return db
 
-    def write_now(self, rows: Rows) -> None:
-        prepared = prepare(rows)
+    def write_now(self, rows: Rows, prepared: Prepared | None = None) -> None:
+        prepared = prepare(rows) if prepared is None else prepared
         db = self.connection()
         with self.write_lock():
             self.write_locked(db, rows, prepared)
+
+    def lock_file(self) -> IO[str]:
+        """This thread's own open file for the writers' lock (flock shuts out other open files,
+        not other threads)."""
+        lock: IO[str] | None = getattr(self.local, "lock", None)
+        if lock is None:
+            lock = self.local.lock = open(f"{self.path}-writer.lock", "a")  # noqa: SIM115
+            self.locks.append(lock)
+        return lock
 
     @contextmanager
     def write_lock(self) -> Iterator[None]:
         """The processes that write this file (the workers of `--workers N`) take turns through
         a lock the kernel hands on at once: SQLite's own busy handler sleeps a millisecond or
         more each time it finds the file locked, and commits take a fraction of that."""
-        lock: IO[str] | None = getattr(self.local, "lock", None)
-        if lock is None:  # one per thread: flock shuts out other open files, not other threads
-            lock = self.local.lock = open(f"{self.path}-writer.lock", "a")  # noqa: SIM115
-            self.locks.append(lock)
+        lock = self.lock_file()
         fcntl.flock(lock, fcntl.LOCK_EX)
         try:
             yield
         finally:
             fcntl.flock(lock, fcntl.LOCK_UN)
+
+    async def locked_soon(self) -> IO[str] | None:
+        """The write lock, taken on the event loop's thread if it is free within LOCK_WAIT_S
+        (tried every millisecond, the event loop going on meanwhile); None when another writer
+        holds it longer (an import, a big snapshot)."""
+        lock = self.lock_file()
+        deadline = time.monotonic() + LOCK_WAIT_S
+        while True:
+            try:
+                fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                return lock
+            except BlockingIOError:
+                if time.monotonic() > deadline:
+                    return None
+                await asyncio.sleep(0.001)
 
     def write_locked(self, db: sqlite3.Connection, rows: Rows, prepared: Prepared) -> None:
         db.execute("BEGIN IMMEDIATE")
@@ -576,10 +601,18 @@ class SqliteBackend:
 
     async def write(self, rows: Rows) -> None:
         try:
-            if rows.events <= INLINE_EVENTS:
-                self.write_now(rows)
-            else:
+            if rows.events > INLINE_EVENTS:
                 await self.writer.run(partial(self.write_now, rows))
+                return
+            prepared = prepare(rows)
+            lock = await self.locked_soon()
+            if lock is None:
+                await self.writer.run(partial(self.write_now, rows, prepared))
+                return
+            try:
+                self.write_locked(self.connection(), rows, prepared)
+            finally:
+                fcntl.flock(lock, fcntl.LOCK_UN)
         except sqlite3.IntegrityError as error:
             raise Conflict(str(error)) from error
         except (sqlite3.DataError, ValueError, OverflowError) as error:  # a surrogate, a big int
