@@ -74,12 +74,13 @@ def family(pid: int) -> list[int]:
 
 
 def cpu_seconds(pid: int) -> float:
-    """CPU seconds of the process and its children that are running."""
+    """CPU seconds of the process and its children: those running, and those that ended and
+    were waited for (a worker's snapshot children, each packing a game for a moment)."""
     total = 0
     for each in family(pid):
         with contextlib.suppress(OSError):
             fields = Path(f"/proc/{each}/stat").read_text().rsplit(")", 1)[1].split()
-            total += int(fields[11]) + int(fields[12])
+            total += sum(int(n) for n in fields[11:15])  # utime, stime, cutime, cstime
     return total / os.sysconf("SC_CLK_TCK")
 
 

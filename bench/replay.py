@@ -28,12 +28,12 @@ import httpx
 from bench.live import ROOT, free_port
 from server.game.hub import Hub
 from server.game.referee import Referee
-from server.game.table import paused_gc
 from server.rules import RULESETS
 from server.rules.card_duel.commands import Challenge, Pick
 from server.rules.core import Context, Event, Member, RuleError, fold
 from server.rules.roster import AddPlayer, StartGame, opening
 from server.store import Append, Store, migrate
+from server.store.bulk import paused_gc
 from server.store.models import GameRow
 
 RULES = RULESETS["card-duel"]

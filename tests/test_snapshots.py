@@ -232,6 +232,49 @@ async def test_after_a_restart_from_a_snapshot_retries_are_answered_and_nothing_
         await two.store.close()
 
 
+async def test_a_big_snapshot_puts_the_next_one_further_off(
+    database_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A snapshot costs in proportion to its size: the next one waits for as many events as
+    its size says (BYTES_AN_EVENT), not EVERY alone. Across a restart, too."""
+    monkeypatch.setattr(snapshots, "EVERY", 6)
+    monkeypatch.setattr(snapshots, "BYTES_AN_EVENT", 1)  # an event a byte: a long gap
+    await asyncio.to_thread(migrate.upgrade, parse_url(database_url))
+    one = await referee_on(database_url)
+    try:
+        game_id, token = await one.create_game("card-duel", "Big", {})
+        table, organizer = await one.seat(game_id, token)
+        for n in range(8):
+            await one.execute(game_id, organizer, f"a{n}", AddPlayer(name=f"P{n}"))
+        await asyncio.gather(*one.games.snapshots.writing)
+        first = await one.store.snapshot(game_id)
+        assert first is not None and table.snapshot_bytes == len(first.state) > 100
+        for n in range(8, 40):  # more than EVERY, fewer than the snapshot's bytes
+            await one.execute(game_id, organizer, f"a{n}", AddPlayer(name=f"P{n}"))
+        await asyncio.gather(*one.games.snapshots.writing)
+        assert table.committed_seq - first.seq > 30
+        assert (await one.store.snapshot(game_id)) == first  # not yet
+    finally:
+        await one.stop()
+        await one.store.close()
+
+    two = await referee_on(database_url)  # a restart: the gap is the stored snapshot's
+    try:
+        again = await two.games.table(game_id)
+        assert again.snapshot_seq == first.seq and again.snapshot_bytes == len(first.state)
+        await asyncio.gather(*two.games.snapshots.writing)
+        assert (await two.store.snapshot(game_id)) == first
+        # Bytes that weigh more: the gap is EVERY again, long passed, and the next event takes it
+        monkeypatch.setattr(snapshots, "BYTES_AN_EVENT", 10**9)
+        await two.execute(game_id, organizer, "last", AddPlayer(name="Last"))
+        await asyncio.gather(*two.games.snapshots.writing)
+        later = await two.store.snapshot(game_id)
+        assert later is not None and later.seq == again.committed_seq > first.seq
+    finally:
+        await two.stop()
+        await two.store.close()
+
+
 def test_a_snapshot_written_before_the_answers_were_json_is_still_read() -> None:
     """Snapshots of the last version pickled the answers as a dict."""
     state = RULESET.initial_state({})

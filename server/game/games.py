@@ -62,28 +62,23 @@ class Games:
         ruleset = RULESETS[game.ruleset]
         with paused_gc():
             kept = await snapshots.latest(self.store, game_id, ruleset)
-            base, state, answers = kept or (0, None, {})
+            base, state, answers, packed = kept or (0, None, {}, 0)
             log, later = await self.store.history(game_id, ruleset.read, base)
             state = fold(ruleset, log, state)
         answers.update(later)
         seq = base + len(log)  # seq runs 1..N without gaps
         seed = bytes.fromhex(game.seed)
-        table = Table(game_id, ruleset, seed, state, seq, state, seq, answers, snapshot_seq=base)
+        table = Table(game_id, ruleset, seed, state, seq, state, seq, answers)
+        table.snapshot_seq, table.snapshot_bytes = base, packed
         self.tables[game_id] = table
         self.snapshot_if_due(table)
         return table
 
     def snapshot_if_due(self, table: Table) -> None:
         """Snapshot a game once it is many events past its snapshot: of its state on disk."""
-        if table.committed_seq - table.snapshot_seq >= snapshots.EVERY:
+        if table.committed_seq - table.snapshot_seq >= snapshots.gap(table.snapshot_bytes):
             table.snapshot_seq = table.committed_seq
-            self.snapshots.take(
-                table.game_id,
-                table.ruleset,
-                table.committed_seq,
-                table.committed_state,
-                table.answers,
-            )
+            self.snapshots.take(table)
 
     def unload_idle(self, now: float) -> None:
         """Let go of the games nobody watches or plays (a game created and forgotten, or

@@ -26,10 +26,21 @@ import orjson
 from pydantic import BaseModel
 
 from server.clock import now_ms
+from server.game.table import Table
 from server.rules.core import Ruleset
 from server.store import Snapshot, Store
 
-EVERY = 10_000  # events folded beyond a game's snapshot before it gets a new one
+EVERY = 10_000  # events folded beyond a game's snapshot before it gets a new one, at least
+# A snapshot costs the server in proportion to its size (the pages the fork's copy-on-write
+# copies while the child packs, the write): in one game of 5,000 with 100 pairs duelling, 1.4 MB
+# packed every 10,000 events took 13 % of the server's CPU a command and doubled its p99
+# (bench.duels --one-game --watchers 4800: 1,700 duels/s and p99 57 ms, against 2,076 and 25 ms
+# with none), about as much as folding those events. And a long game's snapshot grows with it
+# (every command id's answer is in it), so that a snapshot every EVERY events cost a game the
+# square of its length. One event folded a BYTES_AN_EVENT of the last snapshot keeps their cost
+# a fraction of the folding, and a load still folds at most one of those gaps (100,000 events a
+# second: bench.replay).
+BYTES_AN_EVENT = 16
 logger = logging.getLogger("bijse.snapshots")
 SHAPES: dict[tuple[object, ...], str] = {}  # a Ruleset holds dicts: it cannot be a key itself
 
@@ -73,6 +84,11 @@ def shape(ruleset: Ruleset[Any]) -> str:
         text = "\n".join([f"{ruleset.id} {ruleset.state_version}", *fingerprint(root)])
         known = SHAPES[key] = hashlib.sha256(text.encode()).hexdigest()
     return known
+
+
+def gap(packed: int) -> int:
+    """Events folded beyond a snapshot of `packed` bytes before the next one."""
+    return max(EVERY, packed // BYTES_AN_EVENT)
 
 
 def pack(state: Any, answers: bytes) -> bytes:
@@ -122,8 +138,8 @@ def unpack(data: bytes) -> tuple[Any, dict[str, int]]:
 
 async def latest(
     store: Store, game_id: str, ruleset: Ruleset[Any]
-) -> tuple[int, Any, dict[str, int]] | None:
-    """The game's snapshot as (seq, state, answers), if it may be used."""
+) -> tuple[int, Any, dict[str, int], int] | None:
+    """The game's snapshot as (seq, state, answers, its packed size), if it may be used."""
     snapshot = await store.snapshot(game_id)
     if snapshot is None or snapshot.shape != shape(ruleset):
         return None
@@ -139,7 +155,7 @@ async def latest(
     except Exception:  # the log can always rebuild it
         logger.exception("the snapshot of game %s cannot be read: ignored", game_id)
         return None
-    return snapshot.seq, state, answers
+    return snapshot.seq, state, answers, len(snapshot.state)
 
 
 class Snapshots:
@@ -149,23 +165,24 @@ class Snapshots:
         self.store = store
         self.writing: set[asyncio.Task[None]] = set()
 
-    def take(
-        self, game_id: str, ruleset: Ruleset[Any], seq: int, state: Any, answers: dict[str, int]
-    ) -> None:
-        """Snapshot a state that is on disk at `seq`. The state is immutable; the answers go
-        on changing, so they are serialized here, on the event loop: as JSON, 5 ms for a big
-        game's 160,000 where pickling them (in the thread, but holding the GIL) took 22."""
-        task = asyncio.create_task(self.write(game_id, ruleset, seq, state, orjson.dumps(answers)))
+    def take(self, table: Table) -> None:
+        """Snapshot a game's state on disk (at its committed seq); its table is told how big the
+        snapshot was. The state is immutable; the answers go on changing, so they are serialized
+        here, on the event loop: as JSON, 5 ms for a big game's 160,000 where pickling them (in
+        the thread, but holding the GIL) took 22."""
+        answers = orjson.dumps(table.answers)
+        seq, state = table.committed_seq, table.committed_state
+        task = asyncio.create_task(self.write(table, seq, state, answers))
         self.writing.add(task)
         task.add_done_callback(self.writing.discard)
 
-    async def write(
-        self, game_id: str, ruleset: Ruleset[Any], seq: int, state: Any, answers: bytes
-    ) -> None:
+    async def write(self, table: Table, seq: int, state: Any, answers: bytes) -> None:
+        game_id = table.game_id
         try:
             data = await asyncio.to_thread(packed_apart, state, answers)
+            table.snapshot_bytes = len(data)
             await self.store.save_snapshot(
-                game_id, Snapshot(seq, "", shape(ruleset), data), now_ms()
+                game_id, Snapshot(seq, "", shape(table.ruleset), data), now_ms()
             )
         except Exception:
             logger.warning("no snapshot of game %s at seq %d", game_id, seq, exc_info=True)

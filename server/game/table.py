@@ -32,6 +32,7 @@ class Table:
     used: float = field(default_factory=time.monotonic)  # last asked for
     writing: asyncio.Future[None] | None = None  # the last write sent to the scribe
     snapshot_seq: int = 0  # the seq of the game's latest snapshot (taken, if not yet written)
+    snapshot_bytes: int = 0  # how big the latest snapshot this server packed was (0: none yet)
     joined: set[str] | None = None  # the members whose token the server has seen (None: unread)
 
     def member(self, player_id: str) -> Member:
