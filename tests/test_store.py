@@ -1,8 +1,10 @@
 """One storage conformance suite, run against a SQLite file and a PostgreSQL server."""
 
 import asyncio
+import contextlib
 import fcntl
 import threading
+from collections.abc import AsyncIterator
 
 import pytest
 
@@ -71,24 +73,33 @@ async def test_batches_of_one_game_chain_in_one_transaction(store: Store) -> Non
     assert [r.seq for r in await store.events("g6")] == [1, 2, 3]
 
 
+@contextlib.asynccontextmanager
+async def turns() -> AsyncIterator[list[int]]:
+    """Counts the event loop's turns meanwhile (in a list of one): a loop stuck in a blocking
+    call takes none."""
+    count = [0]
+
+    async def tick() -> None:
+        while True:
+            count[0] += 1
+            await asyncio.sleep(0)
+
+    ticker = asyncio.create_task(tick())
+    await asyncio.sleep(0)
+    try:
+        yield count
+    finally:
+        ticker.cancel()
+
+
 async def test_an_import_sized_write_leaves_the_event_loop_free(store: Store) -> None:
     """A write of thousands of events (an imported log) must not stop the sockets meanwhile: the
     event loop runs other work while it is written."""
-    ticks = 0
-
-    async def tick() -> None:
-        nonlocal ticks
-        while True:
-            ticks += 1
-            await asyncio.sleep(0)
-
     big = batch("g-big", 0, *["imported"] * 5000)
-    ticker = asyncio.create_task(tick())
-    await asyncio.sleep(0)
-    before = ticks
-    await store.append([big])
-    ticker.cancel()
-    assert ticks - before >= 10
+    async with turns() as taken:
+        before = taken[0]
+        await store.append([big])
+        assert taken[0] - before >= 10
     assert [r.seq for r in await store.events("g-big", after=4998)] == [4999, 5000]
 
 
@@ -100,27 +111,18 @@ async def test_a_write_waits_for_another_writers_lock_without_stopping_the_event
     if not database_url.startswith("sqlite"):
         pytest.skip("the writers' lock is SQLite's")
     await store.append([batch("g-held", 0, "a")])
-    ticks = 0
-
-    async def tick() -> None:
-        nonlocal ticks
-        while True:
-            ticks += 1
-            await asyncio.sleep(0)
-
     path = database_url.removeprefix("sqlite:///")
     with open(f"{path}-writer.lock", "a") as other:  # another open file: another writer
         fcntl.flock(other, fcntl.LOCK_EX)
         # Let go by a thread of its own: were the event loop stuck waiting, the test goes on.
         release = threading.Timer(0.4, fcntl.flock, (other, fcntl.LOCK_UN))
         release.start()
-        ticker = asyncio.create_task(tick())
-        write = asyncio.create_task(store.append([batch("g-held", 1, "b")]))
-        await asyncio.sleep(0.2)
-        assert not write.done()  # it waits for the lock
-        assert ticks >= 10  # and the event loop goes on
-        await asyncio.wait_for(write, 5)
-        ticker.cancel()
+        async with turns() as taken:
+            write = asyncio.create_task(store.append([batch("g-held", 1, "b")]))
+            await asyncio.sleep(0.2)
+            assert not write.done()  # it waits for the lock
+            assert taken[0] >= 10  # and the event loop goes on
+            await asyncio.wait_for(write, 5)
         release.join()
     assert [r.type for r in await store.events("g-held")] == ["a", "b"]
 
