@@ -8,9 +8,13 @@ rate with the ratio of the two. `--compare` runs the pairs in games of two, then
 the watchers (4,800 unless told: a festival of 5,000) and the organizer's console open, and prints
 the ratios. A run of one game keeps its console open unless `--no-console`.
 
+A duel is played as the PWA plays it: the challenger sends its first pick with the challenge
+(`card_id`), the target picks, and both pick again while rounds are drawn. `--pick-apart`: the
+challenger picks once the duel has started instead (a command more a duel).
+
     .venv/bin/python -m bench.duels [--phones 200] [--per-game 2 | --one-game] [--watchers 0]
                                     [--console | --no-console] [--seconds 10] [--compare]
-                                    [--profile]
+                                    [--pick-apart] [--profile]
 """
 
 import argparse
@@ -48,6 +52,7 @@ class Layout:
     watchers: int  # players who only watch, spread over the games
     one_game: bool
     console: bool = False  # each game's organizer console open (a socket of the organizer's)
+    pick_apart: bool = False  # the challenger picks after its challenge, not with it
 
     def games(self) -> list[tuple[int, int]]:
         """(duellists, watchers) of each game."""
@@ -205,11 +210,23 @@ async def timed(
 
 
 async def duel_pair(
-    a: Phone, b: Phone, until: float, latencies: list[float], counts: dict[str, int]
+    a: Phone,
+    b: Phone,
+    until: float,
+    latencies: list[float],
+    counts: dict[str, int],
+    pick_apart: bool = False,
 ) -> None:
     rng = random.Random()
+
+    def card(phone: Phone) -> str:
+        return str(rng.choice(phone.view["me"]["cards"])["card_id"])
+
     while time.perf_counter() < until:
-        answer = await timed(a, (a, b), {"type": "challenge", "target": b.code}, latencies)
+        challenge = {"type": "challenge", "target": b.code}
+        if not pick_apart:  # the challenger's first pick goes with the challenge, as the PWA's
+            challenge["card_id"] = card(a)
+        answer = await timed(a, (a, b), challenge, latencies)
         counts["commands"] += 1
         if answer["type"] != "ack":
             counts["refused"] += 1
@@ -217,17 +234,19 @@ async def duel_pair(
             continue
         duel_id = a.view["duel"]["duel_id"]
         while a.view.get("duel") and a.view["duel"]["duel_id"] == duel_id:
-            first, second = (
-                {
-                    "type": "pick",
-                    "duel_id": duel_id,
-                    "card_id": rng.choice(p.view["me"]["cards"])["card_id"],
-                }
-                for p in (a, b)
-            )
-            picking = asyncio.ensure_future(timed(a, (a, b), first, latencies))  # both at once
-            answers = [await timed(b, (a, b), second, latencies), await picking]
-            counts["commands"] += 2
+            pickers = [p for p in (a, b) if p.view["duel"].get("my_pick") is None]
+            # Both at once; a task for the first of two only (tasks cost the load generator).
+            sent = [
+                timed(
+                    p, (a, b), {"type": "pick", "duel_id": duel_id, "card_id": card(p)}, latencies
+                )
+                for p in pickers
+            ]
+            first = asyncio.ensure_future(sent[0]) if len(sent) == 2 else None
+            answers = [await each for each in sent[first is not None :]]
+            if first is not None:
+                answers.append(await first)
+            counts["commands"] += len(answers)
             counts["refused"] += sum(x["type"] != "ack" for x in answers)
         counts["duels"] += 1
 
@@ -302,7 +321,9 @@ async def duelling(
     until = start + seconds
     pairs = [(phones[i], phones[i + 1]) for i in range(0, len(phones) - 1, 2)]
     async with asyncio.timeout(seconds + 2 * COMMAND_TIMEOUT):
-        await asyncio.gather(*(duel_pair(a, b, until, latencies, counts) for a, b in pairs))
+        await asyncio.gather(
+            *(duel_pair(a, b, until, latencies, counts, layout.pick_apart) for a, b in pairs)
+        )
     elapsed = time.perf_counter() - start
     gc.enable()
     cores = (cpu_seconds(pid) - server_cpu) / elapsed, (time.process_time() - own_cpu) / elapsed
@@ -429,6 +450,11 @@ def main() -> None:
         help="the pairs in games of two, then in one game with the watchers; prints the ratios",
     )
     parser.add_argument(
+        "--pick-apart",
+        action="store_true",
+        help="the challenger picks once the duel has started, not with its challenge",
+    )
+    parser.add_argument(
         "--database-url",
         default=None,
         help="default: a fresh SQLite file under bench/.data on this disk",
@@ -447,6 +473,7 @@ def main() -> None:
         )
         for layout in runs:
             layout.console = layout.one_game if args.console is None else args.console
+            layout.pick_apart = args.pick_apart
         results = []
         for n, layout in enumerate(runs):
             url = args.database_url or f"sqlite:///{folder / f'bench{n}.db'}"

@@ -2,15 +2,17 @@
 no load generator, nothing but the server's own work.
 
 Pairs of card-duel fighters (in games of two unless `--per-game`; in one game the organizer's
-console is open) duel as bench/duels.py's phones do (challenge, both pick, again
-until the duel ends), each command a socket's text frame handed to `sockets.answer_now` as the
-protocol hands it; the referee decides it, the scribe writes it to a real SQLite file (on
-/dev/shm unless `--folder`: the disk's flush is not the server's CPU), the hub shows it to a
-screen per fighter and to the organizer's console, and each screen's socket takes the messages
-at once. Every pair has one command in flight at a time, as a phone waits for its ack. The
-process's garbage collector is set as `bijse serve` sets it.
+console is open) duel as bench/duels.py's phones do (challenge with the challenger's pick, the
+target picks, both pick again until the duel ends; `--pick-apart`: the challenger picks after),
+each command a socket's text frame handed to `sockets.answer_now` as the protocol hands it;
+the referee decides it, the scribe writes it to a real SQLite file (on /dev/shm unless
+`--folder`: the disk's flush is not the server's CPU), the hub shows it to a screen per fighter
+and to the organizer's console, and each screen's socket takes the messages at once. Every pair
+has one command in flight at a time, as a phone waits for its ack. The process's garbage
+collector is set as `bijse serve` sets it.
 
-Prints the process's CPU (every thread: the event loop and the store's writer) per command.
+Prints the process's CPU (every thread: the event loop and the store's writer) per command and
+per duel.
 `--profile` prints cProfile's split of the event loop's thread instead. For a figure that does
 not drift with the machine, count instructions, and take the difference of two lengths (which
 leaves out the start):
@@ -74,6 +76,7 @@ class Bench:
         self.sockets: list[Socket] = []
         self.commands = 0
         self.refused = 0
+        self.duels = 0  # challenges sent
         self.pumps: list[asyncio.Task[None]] = []
 
     def seat(self, member: Member) -> None:
@@ -110,28 +113,29 @@ class Bench:
             self.refused += 1
         return answer
 
-    async def duel(self, a: Member, b: Member, rounds: int, rng: random.Random) -> None:
+    async def duel(
+        self, a: Member, b: Member, rounds: int, rng: random.Random, pick_apart: bool = False
+    ) -> None:
         """`rounds` commands' worth of duels between a and b, as bench/duels.py plays them."""
-        fighters = lambda: self.referee.games.tables[self.game_id].committed_state.fighters  # noqa: E731
+        table = self.referee.games.tables[self.game_id]
+        card = lambda p: rng.choice(table.committed_state.fighters[p.player_id].cards).card_id  # noqa: E731
         sent = 0
         while sent < rounds:
-            await self.command(a, {"type": "challenge", "target": b.code})
+            challenge = {"type": "challenge", "target": b.code}
+            if not pick_apart:
+                challenge["card_id"] = card(a)
+            await self.command(a, challenge)
             sent += 1
-            duel_id = fighters()[a.player_id].duel_id
-            while duel_id and fighters()[a.player_id].duel_id == duel_id and sent < rounds:
+            self.duels += 1
+            duel_id = table.committed_state.fighters[a.player_id].duel_id
+            while duel_id and sent < rounds and (duel := table.committed_state.duels.get(duel_id)):
                 picks = [
-                    self.command(
-                        p,
-                        {
-                            "type": "pick",
-                            "duel_id": duel_id,
-                            "card_id": rng.choice(fighters()[p.player_id].cards).card_id,
-                        },
-                    )
+                    self.command(p, {"type": "pick", "duel_id": duel_id, "card_id": card(p)})
                     for p in (a, b)
+                    if p.player_id not in duel.picks
                 ]
                 await asyncio.gather(*picks)
-                sent += 2
+                sent += len(picks)
 
 
 async def game(referee: Referee, pairs: int, console: bool) -> tuple[Bench, list[Member]]:
@@ -151,7 +155,9 @@ async def game(referee: Referee, pairs: int, console: bool) -> tuple[Bench, list
     return bench, players
 
 
-async def run(pairs: int, per_game: int, rounds: int, folder: Path, profile: bool) -> None:
+async def run(
+    pairs: int, per_game: int, rounds: int, folder: Path, profile: bool, pick_apart: bool
+) -> None:
     store = Store.open(f"sqlite:///{folder / 'pipeline.db'}")
     await asyncio.to_thread(migrate.upgrade, store.url)
     referee = Referee(store, Hub())
@@ -165,7 +171,7 @@ async def run(pairs: int, per_game: int, rounds: int, folder: Path, profile: boo
     gc.set_threshold(GC_YOUNG, 10, 10)
     rng = random.Random(1)
     duels = [
-        bench.duel(players[n], players[n + 1], rounds, rng)
+        bench.duel(players[n], players[n + 1], rounds, rng, pick_apart)
         for bench, players in games
         for n in range(0, len(players), 2)
     ]
@@ -187,6 +193,10 @@ async def run(pairs: int, per_game: int, rounds: int, folder: Path, profile: boo
     where = "one game, the console open" if one else f"games of {2 * per_game}"
     print(f"{pairs} pairs in {where}: {commands} commands ({refused} refused) in {elapsed:.1f} s")
     print(f"CPU a command   {spent / commands * 1e6:7.1f} µs   (every thread of the process)")
+    duels = sum(bench.duels for bench, _ in games)
+    print(
+        f"CPU a duel      {spent / duels * 1e6:7.1f} µs   ({commands / duels:.2f} commands a duel)"
+    )
     sent = sum(s.bytes for bench, _ in games for s in bench.sockets)
     print(f"messages        {messages / commands:7.2f} a command, {sent / commands:.0f} B")
     if profiler is not None:
@@ -202,11 +212,23 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=400, help="commands of each pair")
     parser.add_argument("--profile", action="store_true", help="cProfile the event loop's thread")
     parser.add_argument("--folder", type=Path, help="where the SQLite file goes (/dev/shm)")
+    parser.add_argument(
+        "--pick-apart", action="store_true", help="the challenger picks after its challenge"
+    )
     args = parser.parse_args()
     shm = Path("/dev/shm")
     base = args.folder or (shm if shm.is_dir() else None)
     with tempfile.TemporaryDirectory(dir=base) as folder:
-        uvloop.run(run(args.pairs, args.per_game, args.rounds, Path(folder), args.profile))
+        uvloop.run(
+            run(
+                args.pairs,
+                args.per_game,
+                args.rounds,
+                Path(folder),
+                args.profile,
+                args.pick_apart,
+            )
+        )
 
 
 if __name__ == "__main__":

@@ -238,3 +238,52 @@ async def test_a_duel_fits_a_small_phone_in_gloves_and_the_end_tells_the_story(
     await top_shot(page, "duel-game-over")
     missing = await page.evaluate("[...(globalThis.bijseMissingWords ?? [])]")
     assert not missing and not errors, (missing, errors)
+
+
+async def test_a_challenger_picks_its_card_with_the_challenge(
+    phone: Phone, api: httpx.AsyncClient, live_server: str
+) -> None:
+    """The challenger taps a card under the code and challenges: the duel opens with that card
+    picked, the opponent sees only that it has picked, and its pick reveals both."""
+    game = await new_game(api, ["Alice", "Bob"], stun_s=60)
+    alice, bob = game["players"]["Alice"], game["players"]["Bob"]
+    page = await (await phone()).new_page()
+    errors = watch_errors(page)
+    await page.goto(local(alice["join_url"], live_server))
+    await expect(page.get_by_test_id("my-code")).to_have_text(alice["code"])
+    view = await server_view(api, game["gid"], alice["token"])
+    mine = {c["title"]: c["card_id"] for c in view["me"]["cards"]}
+    chair = page.get_by_test_id(f"challenge-card-{mine[STUN_CARD]}")
+    await chair.click()
+    await expect(chair).to_have_attribute("aria-pressed", "true")
+    # A second tap puts it back; a third takes it again.
+    await chair.click()
+    await expect(chair).to_have_attribute("aria-pressed", "false")
+    await chair.click()
+
+    async def form_screen(page: Page, sun: bool) -> None:
+        box = await chair.bounding_box()
+        assert box is not None and box["height"] >= 48, box  # a glove's target
+        assert await page.evaluate(BROKEN, ".card-chip-title") == []
+
+    await each_size(page, "challenge-with-card", form_screen)
+    await page.get_by_test_id("challenge-code").fill(bob["code"])
+    await page.get_by_test_id("challenge-submit").click()
+    await expect(page.get_by_test_id("my-pick")).to_contain_text(STUN_CARD)
+    await expect(page.get_by_test_id("opponent-picking")).to_be_visible()
+    theirs = (await server_view(api, game["gid"], bob["token"]))["duel"]
+    assert theirs["opponent_picked"] is True and theirs.get("my_pick") is None
+    assert mine[STUN_CARD] not in str(await server_view(api, game["gid"], bob["token"]))
+    bob_cards = (await server_view(api, game["gid"], bob["token"]))["me"]["cards"]
+    dagger = next(c["card_id"] for c in bob_cards if c["title"] == WOUND_CARD)
+    body = {"type": "pick", "duel_id": theirs["duel_id"], "card_id": dagger}
+    await command(api, game["gid"], bob["token"], body)
+    await expect(page.get_by_test_id("reveal-verdict")).to_have_text("Výhra!")
+    await shot(page, "challenge-with-card-reveal")
+    await page.get_by_test_id("reveal-ok").click()
+    # The next challenge starts with no card chosen.
+    await expect(page.get_by_test_id(f"challenge-card-{mine[STUN_CARD]}")).to_have_attribute(
+        "aria-pressed", "false"
+    )
+    missing = await page.evaluate("[...(globalThis.bijseMissingWords ?? [])]")
+    assert not missing and not errors, (missing, errors)

@@ -694,6 +694,45 @@ def test_nobody_in_a_duel_challenges_or_is_challenged() -> None:
     game.challenge(a, c)
 
 
+def test_a_challenge_may_carry_the_challengers_first_pick() -> None:
+    """As an offline duel's QR carries it: the duel starts with the challenger's card picked,
+    which the target learns only as `opponent_picked`; the target's pick reveals both."""
+    game, a, b, _ = started()
+    chair = game.card(a, CHAIR)
+    events = game.run(a, Challenge(target=b.code, card_id=chair))
+    assert types(events) == ["duel_started", "card_picked"]
+    duel_id = events[0].data["duel_id"]
+    assert events[1].data == {
+        "duel_id": duel_id,
+        "round": 1,
+        "player_id": a.player_id,
+        "card_id": chair,
+    }
+    assert game.view(a)["duel"]["my_pick"] == chair
+    theirs = game.view(b)["duel"]
+    assert theirs["opponent_picked"] is True and theirs["my_pick"] is None
+    assert chair not in json.dumps(game.view(b))  # the card's id is the challenger's secret
+    refused(game, "already_picked", lambda: game.pick(a, duel_id, chair))
+    refused(game, "opponent_picked", lambda: game.run(b, LeaveDuel(duel_id=duel_id)))
+    revealed = game.pick(b, duel_id, game.card(b, DAGGER))
+    assert types(revealed)[:2] == ["card_picked", "round_revealed"]
+    assert revealed[1].data["cards"][a.player_id]["card_id"] == chair
+
+
+def test_a_challenge_picks_only_a_card_of_the_challengers_own_hand() -> None:
+    """A cheater's challenge naming the target's card, or a card nobody holds, is refused whole:
+    no duel starts. A challenge refused for its own reason says that reason first."""
+    game, a, b, c = started()
+    theirs = game.card(b, CHAIR)
+    refused(game, "not_your_card", lambda: game.run(a, Challenge(target=b.code, card_id=theirs)))
+    refused(game, "not_your_card", lambda: game.run(a, Challenge(target=b.code, card_id="k99")))
+    assert game.fighter(a).duel_id is None and game.fighter(b).duel_id is None
+    game.challenge(b, c)
+    refused(game, "busy", lambda: game.run(a, Challenge(target=b.code, card_id=theirs)))
+    with pytest.raises(ValidationError):
+        Challenge.model_validate({"target": b.code, "card_id": ""})
+
+
 def test_a_player_cannot_challenge_themselves() -> None:
     game, a, _, _ = started()
     refused(game, "invalid", lambda: game.run(a, Challenge(target=a.code)))

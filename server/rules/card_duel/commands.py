@@ -12,6 +12,9 @@ class Challenge(Command):
     roles: ClassVar[frozenset[Role]] = PLAYER
     target: str = Id
     ranged: bool = False
+    # The challenger's pick of the first round, sent with the challenge (as an offline duel's
+    # QR carries it): one round trip less before the cards are revealed.
+    card_id: str | None = Field(default=None, min_length=1, max_length=64)
 
 
 class Pick(Command):

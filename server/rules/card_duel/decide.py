@@ -147,6 +147,7 @@ def leave_from(state: CardDuel, now: int) -> str:
 
 def challenge(state: CardDuel, command: Challenge, ctx: Context) -> list[Fact]:
     me, target = challenged(state, command.target, command.ranged, ctx.actor, ctx.now)
+    card = None if command.card_id is None else held(me, command.card_id)
     now = ctx.now
     started = DuelStarted(
         duel_id=ctx.new_id("d"),
@@ -157,7 +158,14 @@ def challenge(state: CardDuel, command: Challenge, ctx: Context) -> list[Fact]:
         deadline=deadline(state, now),
         leave_from=leave_from(state, now),
     )
-    return [*timed_out(state, [me, target], now), started]
+    facts: list[Fact] = [*timed_out(state, [me, target], now), started]
+    if card is not None:  # the challenger's pick of the first round, as a `pick` writes it
+        facts.append(
+            CardPicked(
+                duel_id=started.duel_id, round=1, player_id=me.player_id, card_id=card.card_id
+            )
+        )
+    return facts
 
 
 # -- guards: each raises the refusal decide gives; `offers` (offers.py) asks the same ones -------
@@ -246,12 +254,18 @@ def may_pick(
 ) -> tuple[Duel, Card]:
     """The duel and the card of an acceptable pick."""
     duel = my_duel(state, duel_id, actor, now)
-    card = state.fighters[actor.player_id].card(card_id)
-    if card is None:
-        raise RuleError("not_your_card", f"you hold no card {card_id}")
+    card = held(state.fighters[actor.player_id], card_id)
     if actor.player_id in duel.picks:
         raise RuleError("already_picked", "you have picked a card this round")
     return duel, card
+
+
+def held(fighter: Fighter, card_id: str) -> Card:
+    """A card of the fighter's hand, by id."""
+    card = fighter.card(card_id)
+    if card is None:
+        raise RuleError("not_your_card", f"you hold no card {card_id}")
+    return card
 
 
 def leave(state: CardDuel, command: LeaveDuel, ctx: Context) -> list[Fact]:

@@ -61,8 +61,15 @@ configs = st.fixed_dictionaries(
 )
 player = st.integers(0, 3)  # an index into the game's players, taken modulo their number
 advance = st.tuples(st.just("advance"), st.integers(0, 4_000))
+# challenge: who, whom, ranged, the code in lower case, and maybe a first pick: (own card (or
+# any card ever issued), which one)
 challenge = st.tuples(
-    st.just("challenge"), player, player, st.sampled_from([False, False, True]), st.booleans()
+    st.just("challenge"),
+    player,
+    player,
+    st.sampled_from([False, False, True]),
+    st.booleans(),
+    st.none() | st.tuples(st.booleans(), st.integers(0, 50)),
 )
 # pick: who, own card (or any card ever issued), which one, own duel (or any duel ever started)
 own_pick = st.tuples(st.just("pick"), player, st.just(True), st.integers(0, 50), st.just(True))
@@ -115,10 +122,17 @@ def command_for(
     state = game.state
     kind = step[0]
     if kind == "challenge":
-        _, i, j, ranged, lower = step
+        _, i, j, ranged, lower, first = step
         # The target is counted from the challenger on: itself only when 1 + j is a full turn.
         me, target = players[i % len(players)], players[(i + 1 + j) % len(players)]
-        return me, Challenge(target=target.code.lower() if lower else target.code, ranged=ranged)
+        code = target.code.lower() if lower else target.code
+        if first is None:
+            return me, Challenge(target=code, ranged=ranged)
+        own, k = first
+        fighter = state.fighters[me.player_id]
+        issued = [c for f in state.fighters.values() for c in f.cards]
+        pool = fighter.cards if own and fighter.cards else issued
+        return me, Challenge(target=code, ranged=ranged, card_id=pool[k % len(pool)].card_id)
     if kind == "pick":
         _, i, own, k, own_duel = step
         if own_duel:
@@ -131,7 +145,7 @@ def command_for(
                 and m.player_id not in duel.picks
             ]
             if not waiting:
-                return command_for(game, players, ("challenge", i, 0, False, False))
+                return command_for(game, players, ("challenge", i, 0, False, False, None))
             me = waiting[i % len(waiting)]
         else:
             me = players[i % len(players)]

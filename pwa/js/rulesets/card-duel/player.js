@@ -120,7 +120,7 @@ function mainScreen(app, game) {
       h("button", { class: "secondary", testid: "show-qr", onclick: () => app.set({ showQr: !app.ui.showQr }) },
         app.ui.showQr ? t("me.hide_qr") : t("me.show_qr")),
       app.ui.showQr && h("div", { class: "my-qr", testid: "my-qr" }, svgNode(qrSvg(me.code)))),
-    !ended && (offered(may.challenge) ? challengeForm(app, game, offered(may["challenge:ranged"])) : me.alive && info.status === "running" && refusal(may.challenge, "challenge-refused")),
+    !ended && (offered(may.challenge) ? challengeForm(app, game, me.cards, offered(may["challenge:ranged"])) : me.alive && info.status === "running" && refusal(may.challenge, "challenge-refused")),
     !ended && !noSignal && offlineSection(app, game),
     h("section", { class: "cards-section" },
       h("h2", {}, t("cards.title", { count: me.cards.length })),
@@ -141,22 +141,41 @@ function result(view) {
 
 // The opponent's name is not known before the server opens the duel (players do not get each
 // other's codes): the duel screen names them.
-function challengeForm(app, game, ranged) {
+function challengeForm(app, game, cards, ranged) {
   const ui = app.ui;
   return codeForm(app, game, {
     name: "challenge", field: "challengeCode", label: t("challenge.label"), submit: t("challenge.submit"),
     hint: null,
     extra: [h("div", { class: "hint", testid: "challenge-how" }, t("challenge.hint")), ranged && h("label", { class: "check" },
       h("input", { type: "checkbox", testid: "challenge-ranged", checked: Boolean(ui.ranged), onchange: (e) => { ui.ranged = e.target.checked; } }),
-      t("challenge.ranged"))],
+      t("challenge.ranged")), challengeCards(app, cards)],
     pending: sending(game, "challenge"),
     onCode: (code) => submitChallenge(app, game, code),
   });
 }
 
+// The first round's card, picked with the challenge if the player likes (as an offline duel's
+// QR carries it): the duel opens with it picked, one wait less. A second tap puts it back.
+function challengeCards(app, cards) {
+  if (!cards.length) return null;
+  const chosen = app.ui.challengeCard;
+  return h("div", { class: "challenge-cards", role: "group", "aria-label": t("challenge.with_card") },
+    h("div", { class: "hint" }, t("challenge.with_card")),
+    h("div", { class: "challenge-card-row" }, cards.map((card) => h("button", {
+      type: "button", class: `card-chip kind-${card.kind}${card.card_id === chosen ? " chosen" : ""}`,
+      testid: `challenge-card-${card.card_id}`, "aria-pressed": String(card.card_id === chosen),
+      onclick: () => app.set({ challengeCard: card.card_id === chosen ? null : card.card_id }),
+    }, h("span", { class: "card-chip-title" }, card.title), h("span", { class: "card-chip-nums" }, `${card.big}/${card.small}`)))));
+}
+
 function submitChallenge(app, game, raw) {
   const ranged = Boolean(app.ui.ranged) && offered(game.view.may?.["challenge:ranged"]);
-  return sendCode(app, game, raw, "challengeCode", (code) => ({ type: "challenge", target: code, ranged }));
+  // Only a card still in hand: one granted away meanwhile is left out, not refused with the rest.
+  const card = game.view.me.cards.find((c) => c.card_id === app.ui.challengeCard);
+  return sendCode(app, game, raw, "challengeCode", (code) => {
+    app.ui.challengeCard = null;
+    return card ? { type: "challenge", target: code, ranged, card_id: card.card_id } : { type: "challenge", target: code, ranged };
+  });
 }
 
 function duelScreen(app, game) {
