@@ -6,7 +6,7 @@ from functools import cache
 from server.clock import iso, iso_or_none
 from server.rules.card_duel.cards import why
 from server.rules.card_duel.offers import offers
-from server.rules.card_duel.state import CardDuel, Dispute, Duel, Fighter, Outcome
+from server.rules.card_duel.state import CardDuel, Dispute, Duel, Fighter, Outcome, Round
 from server.rules.core import Event, Json, Member
 from server.rules.events import Fact
 from server.rules.offers import may
@@ -265,14 +265,33 @@ def my_duel(state: CardDuel, duel: Duel, me: str) -> Json:
     }
 
 
+# Views of objects that a state holds and never changes, kept by identity while they are shown
+# again and again: a player's last duel is in every view of theirs until their next duel ends,
+# and a round once played in every view of its duel. Each entry holds its object, so that no
+# other object takes its id while it is kept; all are let go at SHOWN entries. The same view
+# object again is not even compared (patch.changes); nobody may change a view handed out.
+SHOWN = 1 << 14
+_last_duels: dict[tuple[int, str], tuple[Duel, Json]] = {}
+_rounds: dict[int, tuple[Round, Json]] = {}
+
+
 def my_last_duel(state: CardDuel, duel: Duel, me: str) -> Json:
-    return {
+    """(What it reads in `state` never changes: the opponent's name.)"""
+    key = (id(duel), me)
+    kept = _last_duels.get(key)
+    if kept is not None:
+        return kept[1]
+    if len(_last_duels) >= SHOWN:
+        _last_duels.clear()
+    shown = {
         "duel_id": duel.duel_id,
         "opponent": opponent(state, duel, me),
         "rounds": rounds(duel),
         "outcomes": [outcome(duel, o) for o in duel.outcomes],
         "offline": duel.offline,
     }
+    _last_duels[key] = (duel, shown)
+    return shown
 
 
 def outcome(duel: Duel, o: Outcome) -> Json:
@@ -285,20 +304,29 @@ def outcome(duel: Duel, o: Outcome) -> Json:
 
 
 def rounds(duel: Duel) -> list[Json]:
-    return [
-        {
-            "round": r.round,
-            "cards": {p: card.dump() for p, card in r.cards.items()},
-            "winners": list(r.winners),
-            # An offline forfeit shows the winning card alone: it won by no number.
-            "why": {
-                p: why(r.cards[p], r.cards[duel.opponent(p)])
-                for p in r.winners
-                if duel.opponent(p) in r.cards
-            },
-        }
-        for r in duel.rounds
-    ]
+    return [played(duel, r) for r in duel.rounds]
+
+
+def played(duel: Duel, r: Round) -> Json:
+    """A round of the duel, as both duellists see it once revealed (a round is of one duel)."""
+    kept = _rounds.get(id(r))
+    if kept is not None:
+        return kept[1]
+    if len(_rounds) >= SHOWN:
+        _rounds.clear()
+    shown = {
+        "round": r.round,
+        "cards": {p: card.dump() for p, card in r.cards.items()},
+        "winners": list(r.winners),
+        # An offline forfeit shows the winning card alone: it won by no number.
+        "why": {
+            p: why(r.cards[p], r.cards[duel.opponent(p)])
+            for p in r.winners
+            if duel.opponent(p) in r.cards
+        },
+    }
+    _rounds[id(r)] = (r, shown)
+    return shown
 
 
 def duel_view(duel: Duel) -> Json:
