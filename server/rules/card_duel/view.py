@@ -6,7 +6,7 @@ from functools import cache
 from server.clock import iso, iso_or_none
 from server.rules.card_duel.cards import why
 from server.rules.card_duel.offers import offers
-from server.rules.card_duel.state import CardDuel, Dispute, Duel, Fighter, Outcome, Round
+from server.rules.card_duel.state import CardDuel, Dispute, Duel, Fighter, Outcome
 from server.rules.core import Event, Json, Member
 from server.rules.events import Fact
 from server.rules.offers import may
@@ -162,7 +162,7 @@ def private(state: CardDuel, viewer: Member, now: int) -> Json:
     return {
         "me": myself(fighter, viewer),
         "duel": duel and my_duel(state, duel, viewer.player_id),
-        "last_duel": last and my_last_duel(state, last, viewer.player_id),
+        "last_duel": last and my_last_duel(state, last, viewer),
         "offline": settled and my_offline(state, settled, viewer.player_id),
         "may": may(offers(state, viewer, now)),
     }
@@ -265,24 +265,23 @@ def my_duel(state: CardDuel, duel: Duel, me: str) -> Json:
     }
 
 
-# Views of objects that a state holds and never changes, kept by identity while they are shown
-# again and again: a player's last duel is in every view of theirs until their next duel ends,
-# and a round once played in every view of its duel. Each entry holds its object, so that no
-# other object takes its id while it is kept; all are let go at SHOWN entries. The same view
-# object again is not even compared (patch.changes); nobody may change a view handed out.
+# Each viewer's last duel as last shown, by id(viewer): the viewer (held, so that no other object
+# takes its id), the duel and its view. A player's last duel is in every view of theirs, unchanged,
+# until their next duel ends: made once, and the same object again is not even compared
+# (patch.changes). One entry a viewer (a screen keeps its member), all let go past SHOWN viewers;
+# nobody may change a view handed out.
 SHOWN = 1 << 14
-_last_duels: dict[tuple[int, str], tuple[Duel, Json]] = {}
-_rounds: dict[int, tuple[Round, Json]] = {}
+_last_duels: dict[int, tuple[Member, Duel, Json]] = {}
 
 
-def my_last_duel(state: CardDuel, duel: Duel, me: str) -> Json:
-    """(What it reads in `state` never changes: the opponent's name.)"""
-    key = (id(duel), me)
-    kept = _last_duels.get(key)
-    if kept is not None:
-        return kept[1]
+def my_last_duel(state: CardDuel, duel: Duel, viewer: Member) -> Json:
+    """(What it reads in `state` never changes once there: the opponent's name.)"""
+    kept = _last_duels.get(id(viewer))
+    if kept is not None and kept[1] is duel:
+        return kept[2]
     if len(_last_duels) >= SHOWN:
         _last_duels.clear()
+    me = viewer.player_id
     shown = {
         "duel_id": duel.duel_id,
         "opponent": opponent(state, duel, me),
@@ -290,7 +289,7 @@ def my_last_duel(state: CardDuel, duel: Duel, me: str) -> Json:
         "outcomes": [outcome(duel, o) for o in duel.outcomes],
         "offline": duel.offline,
     }
-    _last_duels[key] = (duel, shown)
+    _last_duels[id(viewer)] = (viewer, duel, shown)
     return shown
 
 
@@ -304,29 +303,20 @@ def outcome(duel: Duel, o: Outcome) -> Json:
 
 
 def rounds(duel: Duel) -> list[Json]:
-    return [played(duel, r) for r in duel.rounds]
-
-
-def played(duel: Duel, r: Round) -> Json:
-    """A round of the duel, as both duellists see it once revealed (a round is of one duel)."""
-    kept = _rounds.get(id(r))
-    if kept is not None:
-        return kept[1]
-    if len(_rounds) >= SHOWN:
-        _rounds.clear()
-    shown = {
-        "round": r.round,
-        "cards": {p: card.dump() for p, card in r.cards.items()},
-        "winners": list(r.winners),
-        # An offline forfeit shows the winning card alone: it won by no number.
-        "why": {
-            p: why(r.cards[p], r.cards[duel.opponent(p)])
-            for p in r.winners
-            if duel.opponent(p) in r.cards
-        },
-    }
-    _rounds[id(r)] = (r, shown)
-    return shown
+    return [
+        {
+            "round": r.round,
+            "cards": {p: card.dump() for p, card in r.cards.items()},
+            "winners": list(r.winners),
+            # An offline forfeit shows the winning card alone: it won by no number.
+            "why": {
+                p: why(r.cards[p], r.cards[duel.opponent(p)])
+                for p in r.winners
+                if duel.opponent(p) in r.cards
+            },
+        }
+        for r in duel.rounds
+    ]
 
 
 def duel_view(duel: Duel) -> Json:
