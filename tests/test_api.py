@@ -341,6 +341,8 @@ async def test_a_retried_command_is_answered_not_repeated(game: Game) -> None:
             "kind",
         ),
         ({"command_id": "x", "type": "challenge", "target": "ABCD", "ranged": "yes"}, "ranged"),
+        ({"command_id": "x", "type": "challenge", "target": "ABCD", "card_id": 7}, "card_id"),
+        ({"command_id": "x", "type": "challenge", "target": "ABCD", "card_id": ""}, "card_id"),
     ],
 )
 async def test_invalid_commands_are_422(game: Game, body: dict[str, object], fragment: str) -> None:
@@ -434,6 +436,24 @@ async def test_commands_out_of_turn_are_409(game: Game) -> None:
     await game.ok(anna["token"], "challenge", target=bob["code"])
     error(await game.command(bob["token"], "challenge", target=anna["code"]), 409, "busy")
     error(await game.command(anna["token"], "challenge", target="ZZZZ"), 404, "not_found")
+
+
+async def test_a_challenge_with_another_players_card_starts_no_duel(game: Game) -> None:
+    """A cheater's challenge that picks the target's card (seen at a reveal) or a made-up one is
+    refused whole; with a card of its own hand, the duel opens with it picked, unseen by the
+    target."""
+    anna, bob = await game.add("Anna"), await game.add("Bob")
+    await game.ok(game.organizer, "start_game")
+    theirs = (await game.view(bob["token"]))["view"]["me"]["cards"][0]["card_id"]
+    for card_id in (theirs, "c999.9"):
+        answer = await game.command(anna["token"], "challenge", target=bob["code"], card_id=card_id)
+        error(answer, 409, "not_your_card")
+    assert (await game.view(bob["token"]))["view"].get("duel") is None
+    mine = (await game.view(anna["token"]))["view"]["me"]["cards"][1]["card_id"]
+    await game.ok(anna["token"], "challenge", target=bob["code"], card_id=mine)
+    assert (await game.view(anna["token"]))["view"]["duel"]["my_pick"] == mine
+    seen = (await game.view(bob["token"]))["view"]
+    assert seen["duel"]["opponent_picked"] is True and mine not in str(seen)
 
 
 async def test_the_log_opens_to_everybody_when_the_game_ends(game: Game) -> None:
