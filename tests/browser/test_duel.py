@@ -262,6 +262,7 @@ async def test_a_challenger_picks_its_card_with_the_challenge(
     await chair.click()
 
     async def form_screen(page: Page, sun: bool) -> None:
+        await chair.scroll_into_view_if_needed()  # the screenshot shows the chips
         box = await chair.bounding_box()
         assert box is not None and box["height"] >= 48, box  # a glove's target
         assert await page.evaluate(BROKEN, ".card-chip-title") == []
