@@ -128,11 +128,7 @@ def command_for(
         code = target.code.lower() if lower else target.code
         if first is None:
             return me, Challenge(target=code, ranged=ranged)
-        own, k = first
-        fighter = state.fighters[me.player_id]
-        issued = [c for f in state.fighters.values() for c in f.cards]
-        pool = fighter.cards if own and fighter.cards else issued
-        return me, Challenge(target=code, ranged=ranged, card_id=pool[k % len(pool)].card_id)
+        return me, Challenge(target=code, ranged=ranged, card_id=drawn(state, me, *first))
     if kind == "pick":
         _, i, own, k, own_duel = step
         if own_duel:
@@ -150,10 +146,8 @@ def command_for(
         else:
             me = players[i % len(players)]
         fighter = state.fighters[me.player_id]
-        issued = [c for f in state.fighters.values() for c in f.cards]
-        pool = fighter.cards if own and fighter.cards else issued
         duel_id = fighter.duel_id if own_duel and fighter.duel_id else f"d{k % (len(game.log) + 1)}"
-        return me, Pick(duel_id=duel_id, card_id=pool[k % len(pool)].card_id)
+        return me, Pick(duel_id=duel_id, card_id=drawn(state, me, own, k))
     if kind == "offline":
         return offline_duel(game, players, step)
     if kind == "leave":
@@ -176,6 +170,18 @@ def command_for(
         return game.organizer, Heal(player_id=target_id)
     assert kind == "revive"
     return game.organizer, Revive(player_id=target_id)
+
+
+def drawn(state: CardDuel, me: Member, own: bool, k: int) -> str:
+    """The id of the k-th card (modulo) of `me`'s hand when `own` and it holds one, else of
+    every card ever issued (a cheater's pick of another player's card)."""
+    fighter = state.fighters[me.player_id]
+    pool = (
+        fighter.cards
+        if own and fighter.cards
+        else [c for f in state.fighters.values() for c in f.cards]
+    )
+    return pool[k % len(pool)].card_id
 
 
 def offline_duel(

@@ -174,7 +174,7 @@ function submitChallenge(app, game, raw) {
   const card = game.view.me.cards.find((c) => c.card_id === app.ui.challengeCard);
   return sendCode(app, game, raw, "challengeCode", (code) => {
     app.ui.challengeCard = null;
-    return card ? { type: "challenge", target: code, ranged, card_id: card.card_id } : { type: "challenge", target: code, ranged };
+    return { type: "challenge", target: code, ranged, ...(card && { card_id: card.card_id }) };
   });
 }
 
