@@ -88,6 +88,7 @@ class Flood:
         assert b" 101 " in answer.split(b"\r\n")[0], answer
         self.burst = burst
         self.sent = 0
+        self.lasted = 0.0  # seconds from the first byte sent to the socket's close
         self.heard = bytearray()
         self.going = True
         self.threads = [threading.Thread(target=self.send), threading.Thread(target=self.read)]
@@ -117,6 +118,7 @@ class Flood:
     @contextlib.contextmanager
     def on(self) -> Iterator["Flood"]:
         self.sock.settimeout(0.2)  # the threads look at `going` this often
+        began = time.monotonic()
         for thread in self.threads:
             thread.start()
         try:
@@ -126,6 +128,7 @@ class Flood:
             for thread in self.threads:
                 thread.join()
             self.sock.close()
+            self.lasted = time.monotonic() - began
 
     def messages(self) -> list[dict[str, Any]]:
         """The server's text messages."""
@@ -196,13 +199,20 @@ async def test_a_socket_flooding_pings_leaves_another_games_duels_as_fast(tmp_pa
     for name, took in figures.items():
         assert len(took) > 100 and len(quiet) > 100, (name, len(took), len(quiet))
         assert p99(took) < 2 * p99(quiet), ms
-    # The floods were floods, and the limit answered them as documented.
-    allowed = BURST + PER_SECOND * (PHASE_S + 1)
+    # The floods were floods, and the limit answered them as documented: the burst, then the
+    # allowance's refill for as long as each flood really went on (a phase runs long on a slow
+    # machine), and one more refill for the moment between the server's clock and ours.
     app, frames = floods.values()
     answers = [m["type"] if m["type"] != "error" else m["code"] for m in app.messages()]
     within = answers.count("pong") + answers.count("invalid")
-    assert app.sent > 100_000 and 0 < within <= allowed, (app.sent, answers[:40])
+    allowed = BURST + PER_SECOND * (app.lasted + 1)
+    assert app.sent > 100_000 and 0 < within <= allowed, (app.sent, app.lasted, answers[:40])
     assert "rate_limited" in answers, answers[:40]
-    assert frames.sent > 100_000 and 0 < frames.pongs() <= allowed, (frames.sent, frames.pongs())
+    allowed = BURST + PER_SECOND * (frames.lasted + 1)
+    assert frames.sent > 100_000 and 0 < frames.pongs() <= allowed, (
+        frames.sent,
+        frames.lasted,
+        frames.pongs(),
+    )
     text = log.read_text()
     assert "Traceback" not in text, text[-3000:]
