@@ -12,9 +12,14 @@ A duel is played as the PWA plays it: the challenger sends its first pick with t
 (`card_id`), the target picks, and both pick again while rounds are drawn. `--pick-apart`: the
 challenger picks once the duel has started instead (a command more a duel).
 
+The phones answer at once (a closed loop: each pair has a command in flight all the time, the
+most a server can be asked). `--think S`: each phone looks at its screen for S seconds on
+average (from half to one and a half of it, at random) before each challenge and each pick, as
+a player in the field does: the same phones at a human pace.
+
     .venv/bin/python -m bench.duels [--phones 200] [--per-game 2 | --one-game] [--watchers 0]
                                     [--console | --no-console] [--seconds 10] [--compare]
-                                    [--pick-apart] [--profile]
+                                    [--pick-apart] [--think 0] [--profile]
 """
 
 import argparse
@@ -53,6 +58,7 @@ class Layout:
     one_game: bool
     console: bool = False  # each game's organizer console open (a socket of the organizer's)
     pick_apart: bool = False  # the challenger picks after its challenge, not with it
+    think: float = 0.0  # s a phone looks at its screen before each command, on average
 
     def games(self) -> list[tuple[int, int]]:
         """(duellists, watchers) of each game."""
@@ -69,7 +75,8 @@ class Layout:
         size = sum(games[0])
         where = f"{len(games)} game{'s' * (len(games) > 1)} of {size}"
         console = ", the console open" if self.console else ""
-        return f"{self.phones} duelling + {self.watchers} watching phones, {where}{console}"
+        pace = f", {self.think:g} s to think before a command" if self.think else ""
+        return f"{self.phones} duelling + {self.watchers} watching phones, {where}{console}{pace}"
 
 
 class Watcher:
@@ -216,13 +223,19 @@ async def duel_pair(
     latencies: list[float],
     counts: dict[str, int],
     pick_apart: bool = False,
+    think: float = 0.0,
 ) -> None:
     rng = random.Random()
 
     def card(phone: Phone) -> str:
         return str(rng.choice(phone.view["me"]["cards"])["card_id"])
 
+    async def thought() -> None:
+        if think:
+            await asyncio.sleep(think * rng.uniform(0.5, 1.5))
+
     while time.perf_counter() < until:
+        await thought()
         challenge = {"type": "challenge", "target": b.code}
         if not pick_apart:  # the challenger's first pick goes with the challenge, as the PWA's
             challenge["card_id"] = card(a)
@@ -235,6 +248,7 @@ async def duel_pair(
         duel_id = a.view["duel"]["duel_id"]
         while a.view.get("duel") and a.view["duel"]["duel_id"] == duel_id:
             pickers = [p for p in (a, b) if p.view["duel"].get("my_pick") is None]
+            await thought()
             # Both at once; a task for the first of two only (tasks cost the load generator).
             sent = [
                 timed(
@@ -322,7 +336,10 @@ async def duelling(
     pairs = [(phones[i], phones[i + 1]) for i in range(0, len(phones) - 1, 2)]
     async with asyncio.timeout(seconds + 2 * COMMAND_TIMEOUT):
         await asyncio.gather(
-            *(duel_pair(a, b, until, latencies, counts, layout.pick_apart) for a, b in pairs)
+            *(
+                duel_pair(a, b, until, latencies, counts, layout.pick_apart, layout.think)
+                for a, b in pairs
+            )
         )
     elapsed = time.perf_counter() - start
     gc.enable()
@@ -455,6 +472,12 @@ def main() -> None:
         help="the challenger picks once the duel has started, not with its challenge",
     )
     parser.add_argument(
+        "--think",
+        type=float,
+        default=0.0,
+        help="seconds a phone looks at its screen before each command, on average (0: none)",
+    )
+    parser.add_argument(
         "--database-url",
         default=None,
         help="default: a fresh SQLite file under bench/.data on this disk",
@@ -474,6 +497,7 @@ def main() -> None:
         for layout in runs:
             layout.console = layout.one_game if args.console is None else args.console
             layout.pick_apart = args.pick_apart
+            layout.think = args.think
         results = []
         for n, layout in enumerate(runs):
             url = args.database_url or f"sqlite:///{folder / f'bench{n}.db'}"
