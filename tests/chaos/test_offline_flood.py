@@ -14,7 +14,7 @@ keys send records of 10 rounds (30 texts, each signed by its own phone's key, a 
 every phone as fast as the server lets it (the challengers over the WebSocket, the targets over
 HTTP), from a process of their own (as attackers would: their own work is not the measuring
 process's), for FLOOD_S. A duel command's p99, from sending it to its ack, stays within twice the
-quiet p99 of the same run plus 20 ms, and what the server took of the records is what the
+quiet p99 of the same run plus SLACK_MS, and what the server took of the records is what the
 documented limits allow (docs/protocol.md, "Rate limits"). The figures: both p99s, the server's
 CPU seconds in each phase, and the records written, refused by the rules and rate_limited.
 """
@@ -53,6 +53,10 @@ PAIRS = 8  # duelling in the game that is measured
 COLLUDING = 10  # pairs of phones in the game that floods
 ROUNDS = 10  # a record of 30 texts, the most a record may hold: nobody wins the first 9
 PHASE_S = FLOOD_S = 10.0
+# What a shared machine's own hiccups add to a p99 of some 700 commands: 38 ms once in CI
+# against 6.5-8 ms in every other run, the quiet phase's 5.7. Held back by the command limit
+# alone, the flood took the p99 from 10 to 130 ms.
+SLACK_MS = 40
 # The documented limits (docs/protocol.md, "Rate limits"): records of offline duels per phone,
 # and the turns they take on a worker.
 BURST, EVERY_S = 10, 10
@@ -316,7 +320,7 @@ async def test_phones_flooding_offline_records_leave_another_games_duels_as_fast
         f"{limited} rate_limited",
     )
     assert len(quiet) > 100 and len(flooded_took) > 100, (len(quiet), len(flooded_took))
-    assert ms["flooded"] < 2 * ms["quiet"] + 20, ms
+    assert ms["flooded"] < 2 * ms["quiet"] + SLACK_MS, ms
     # The limits held: a phone's records, and the worker's turns (and a turn for each phone that
     # was waiting for one at the end); and the flood was one, held back by them alone.
     allowed = BURST + math.ceil(FLOOD_S / EVERY_S)
