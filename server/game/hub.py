@@ -29,7 +29,7 @@ from typing import Any
 import orjson
 
 from server.clock import iso, now_ms, parse_iso
-from server.game.patch import diff
+from server.game.patch import changes, diff
 from server.game.presence import Presence
 from server.rules.core import Json, Member, Ruleset, Sight
 from server.rules.rows import Row, Rows
@@ -432,7 +432,7 @@ class Hub:
             for screen in screens:
                 if touched is None or screen.member.player_id in touched:
                     private = sight.private(state, screen.member, now)
-                    own = diff(screen.private, private)
+                    own = changes(screen.private, private)  # touched: changed, most likely
                     if "may" in own:  # else its `until`s are those it had, kept already
                         audience.keep(screen.member.player_id, private)
                     screen.private = private

@@ -17,24 +17,26 @@ def diff(old: Json, new: Json) -> Json:
 
 
 def changes(old: Json, new: Json) -> Json:
-    """`diff` of two objects that differ. Each pair of objects inside is compared in C before
-    it is gone through here: most of a view is as it was."""
+    """`diff` without comparing the two whole first: for views that have most likely changed
+    (a touched viewer's). Each pair of values is compared in C before it is gone through here:
+    most of a view is as it was."""
     patch: Json = {}
     kept = 0  # the keys of `new` that `old` has too: all of old's, unless some went
+    get = old.get
     for key, value in new.items():
-        before = old.get(key, _MISSING)
-        if before is not _MISSING:
-            kept += 1
-            if value is before:  # the same object (a part a view shares): nothing changed
-                continue
-        if value is None:
-            if before is not _MISSING and before is not None:
-                patch[key] = None
-        elif type(value) is dict and type(before) is dict:  # views hold plain dicts only
-            if value != before and (inner := changes(before, value)):
+        before = get(key, _MISSING)
+        if before is _MISSING:
+            if value is not None:
+                patch[key] = value
+            continue
+        kept += 1
+        if value is before or value == before:  # the same object: a part a view shares
+            continue
+        if type(value) is dict and type(before) is dict:  # views hold plain dicts only
+            if inner := changes(before, value):
                 patch[key] = inner
-        elif before is _MISSING or before != value:
-            patch[key] = value
+        else:
+            patch[key] = value  # None too: a merge patch's null deletes
     if kept < len(old):
         for key, before in old.items():
             if key not in new and before is not None:
