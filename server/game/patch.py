@@ -30,7 +30,7 @@ def changes(old: Json, new: Json) -> Json:
                 patch[key] = value
             continue
         kept += 1
-        if value is before or value == before:  # the same object: a part a view shares
+        if value is before or value == before:  # unchanged (the same object: a shared part)
             continue
         if type(value) is dict and type(before) is dict:  # views hold plain dicts only
             if inner := changes(before, value):
