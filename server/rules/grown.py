@@ -12,11 +12,14 @@ And most commands change one or two entries of a big dict (a duel changes two fi
 (bench.duels, one game with the console open: 1,040 duels/s, and 1,580 without the copies).
 `Layered` keeps them as a shared base and the changes since (a small dict), folded into a new
 base once the changes are about as many as the square root of the base's size.
+
+A tuple that only ever grows at its end (each duel a fighter began) is `Appended`: one list that
+the states share, each seeing as much of it as it had.
 """
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from math import isqrt
-from typing import Any, TypeVar, overload
+from typing import Any, Generic, TypeVar, overload
 
 K = TypeVar("K")
 V = TypeVar("V")
@@ -125,3 +128,60 @@ def grow(mapping: dict[K, V], changes: Mapping[K, V]) -> dict[K, V]:
     if made is not None:
         made[id(new)] = new
     return new
+
+
+class Appended(Sequence[T], Generic[T]):
+    """A tuple of a state that grows at its end: the first `n` items of a list that the states
+    share. A state never sees what was appended after it, so the list is appended to in place
+    when this one is its newest (a fighter's thousandth duel copied 999 starts as a tuple, and
+    a fighter of bench.duels begins hundreds) and copied first when it is not (a trial's state,
+    a command decided again on an older one)."""
+
+    __slots__ = ("items", "n")
+
+    def __init__(self, items: Iterable[T] = ()) -> None:
+        self.items = list(items)
+        self.n = len(self.items)
+
+    def added(self, item: T) -> "Appended[T]":
+        """With `item` at the end."""
+        # An empty one's list is copied too: a default may be many fighters' at once.
+        items = self.items if 0 < self.n == len(self.items) else self.items[: self.n]
+        items.append(item)
+        grown: Appended[T] = Appended()
+        grown.items, grown.n = items, len(items)
+        return grown
+
+    @overload
+    def __getitem__(self, index: int, /) -> T: ...
+    @overload
+    def __getitem__(self, index: slice, /) -> Sequence[T]: ...
+    def __getitem__(self, index: int | slice) -> T | Sequence[T]:
+        return self.items[: self.n][index]
+
+    def __len__(self) -> int:
+        return self.n
+
+    def __iter__(self) -> Iterator[T]:
+        items = self.items
+        return (items[i] for i in range(self.n))
+
+    def __reversed__(self) -> Iterator[T]:
+        items = self.items
+        return (items[i] for i in range(self.n - 1, -1, -1))
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Appended):
+            return self.n == other.n and (
+                self.items is other.items or self.items[: self.n] == other.items[: other.n]
+            )
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(tuple(self))
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return Appended, (self.items[: self.n],)  # only what this one sees, in a snapshot
+
+    def __repr__(self) -> str:
+        return f"Appended({self.items[: self.n]!r})"

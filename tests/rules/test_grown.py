@@ -1,11 +1,12 @@
-"""Dicts grown in place within one command's fold, and never a dict it did not make."""
+"""Dicts grown in place within one command's fold, and never a dict it did not make; tuples
+grown at their end in one shared list, and never a version made before."""
 
 import pickle
 
 from hypothesis import given
 from hypothesis import strategies as st
 
-from server.rules.grown import Layered, grow, one_command
+from server.rules.grown import Appended, Layered, grow, one_command
 
 
 def test_outside_a_fold_every_change_copies() -> None:
@@ -58,3 +59,34 @@ def test_a_layered_dict_is_the_dict_grown_alike(
     for version, held in versions[:-1]:
         assert dict(version.items()) == held
     assert pickle.loads(pickle.dumps(layered)) == layered == plain
+
+
+@given(st.lists(st.tuples(st.integers(min_value=0), st.integers()), max_size=80))
+def test_an_appended_tuple_is_the_tuple_grown_alike(steps: list[tuple[int, int]]) -> None:
+    """Each step adds an item to any version made before (the newest most often, as a state's
+    fold does; an older one as a trial or a command decided again does): every version holds
+    what a tuple grown the same way holds, whatever is added to the others after it."""
+    versions: list[tuple[Appended[int], tuple[int, ...]]] = [(Appended(), ())]
+    for pick, item in steps:
+        # Half the steps grow the newest version, the others any version at all.
+        appended, plain = versions[-1] if pick % 2 else versions[pick // 2 % len(versions)]
+        versions.append((appended.added(item), (*plain, item)))
+    for appended, plain in versions:
+        assert tuple(appended) == plain and len(appended) == len(plain)
+        assert tuple(reversed(appended)) == plain[::-1]
+        assert appended[:] == list(plain) and all(
+            appended[i] == plain[i] for i in range(len(plain))
+        )
+        assert appended == Appended(plain) and hash(appended) == hash(Appended(plain))
+        again = pickle.loads(pickle.dumps(appended))
+        assert again == appended and again.items == list(plain), "only what it sees is kept"
+
+
+def test_the_newest_appended_tuple_grows_in_place_and_an_older_one_copies() -> None:
+    empty: Appended[str] = Appended()
+    one = empty.added("a")
+    two = one.added("b")
+    assert two.items is one.items, "the newest version's list grows in place"
+    other = one.added("c")  # `one` is no longer the newest: its list holds "b" beyond it
+    assert other.items is not one.items and tuple(other) == ("a", "c") and tuple(two) == ("a", "b")
+    assert empty.added("d").items is not empty.added("e").items, "an empty list is never shared"

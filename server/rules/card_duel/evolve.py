@@ -44,6 +44,7 @@ from server.rules.card_duel.state import (
 )
 from server.rules.core import Event, Json, replacer
 from server.rules.events import UNSET, Fact
+from server.rules.grown import Appended
 
 # Each class's own `replace`, bound once: replaying a long log calls them for nearly every event.
 new_state: Callable[..., CardDuel] = replacer(CardDuel)
@@ -123,10 +124,13 @@ def start(state: CardDuel, fact: DuelStarted) -> CardDuel:
     )
 
 
-def began(fighter: Fighter, duel: Duel, at: int) -> tuple[Start, ...]:
+def began(fighter: Fighter, duel: Duel, at: int) -> Appended[Start]:
     """The fighter's starts with this duel's: as it stood just before, without its history."""
-    before = new_fighter(fighter, starts=())
-    return (*fighter.starts, Start(fighter.revision, at, duel.duel_id, before))
+    before = new_fighter(fighter, starts=NO_STARTS)
+    return fighter.starts.added(Start(fighter.revision, at, duel.duel_id, before))
+
+
+NO_STARTS: Appended[Start] = Appended()  # (`added` never appends to an empty one's list)
 
 
 def registered(state: CardDuel, fact: KeyRegistered, counted: bool) -> CardDuel:

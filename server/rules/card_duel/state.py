@@ -6,7 +6,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from server.rules.card_duel.cards import STARTING_CARDS, Card, CardSpec
-from server.rules.grown import Layered
+from server.rules.grown import Appended, Layered
 from server.rules.roster import Roster
 
 
@@ -53,7 +53,8 @@ class Fighter:
     # How many times the log has changed this fighter: an offline duel signs the revision its
     # phones last saw, and is void when the log moved on before the duel ended.
     revision: int = 0
-    starts: tuple["Start", ...] = ()  # each duel it began, online or offline, as it stood then
+    # Each duel it began, online or offline, as it stood then.
+    starts: Appended["Start"] = field(default_factory=Appended)
     # Duels it won and lost, online and offline, counted when one of the two alone won the
     # last round; its own story at the end (kept through a revive: the player's, not the body's).
     won: int = 0
