@@ -40,7 +40,7 @@ from pathlib import Path
 import orjson
 import uvloop
 
-from server.game.hub import Hub, Screen
+from server.game.hub import GATHER_MS, Hub, Screen
 from server.game.referee import Referee
 from server.rules.core import Json, Member
 from server.rules.roster import AddPlayer, AddPlayers, StartGame
@@ -160,7 +160,7 @@ async def run(
 ) -> None:
     store = Store.open(f"sqlite:///{folder / 'pipeline.db'}")
     await asyncio.to_thread(migrate.upgrade, store.url)
-    referee = Referee(store, Hub())
+    referee = Referee(store, Hub(GATHER_MS))  # as `bijse serve` has it
     await referee.start()
     one = per_game >= pairs  # one game: the organizer's console open, as bench.duels has it
     games = [

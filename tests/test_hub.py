@@ -1,7 +1,10 @@
 """The hub's queues: a phone that stops reading is resynced or cut off, never held in memory
-without bound, and never holds up the others."""
+without bound, and never holds up the others; a console's changes gathered, and shown at once
+to the one who made them."""
 
 import asyncio
+from collections.abc import Iterable
+from typing import Any
 
 import orjson
 
@@ -10,16 +13,26 @@ from server.game.patch import apply, bare
 from server.rules.card_duel import RULESET
 from server.rules.card_duel.cards import CardSpec
 from server.rules.card_duel.commands import GrantCard
+from server.rules.core import Member
 from tests.rules.drivers import CardDuelGame
 
 
-def granted(hub: Hub, game: CardDuelGame, player_id: str, n: int) -> None:
-    """The organizer grants a card, and the hub shows it."""
+def granted(
+    hub: Hub,
+    game: CardDuelGame,
+    player_id: str,
+    n: int,
+    actors: Iterable[str] = (),
+    real_time: bool = False,
+) -> None:
+    """The organizer grants a card, and the hub shows it (as the command of `actors`; at the
+    game's time, or the clock's as a server shows it)."""
     card = CardSpec(title=f"Karta {n}", big=1, small=1, kind="stun", ranged=False)
     before = game.state
     events = game.run(game.organizer, GrantCard(player_id=player_id, card=card))
     touched = RULESET.parts.touched(before, events, game.state)
-    hub.publish("g", RULESET, game.state, len(game.log), touched, game.now)
+    now = None if real_time else game.now
+    hub.publish("g", RULESET, game.state, len(game.log), touched, now, actors)
 
 
 async def test_a_phone_that_falls_behind_gets_one_whole_view_later() -> None:
@@ -188,4 +201,87 @@ async def test_while_corked_a_screen_gets_its_patch_and_its_ack_in_one_write() -
     assert len(writes) == 1
     screen.closed = True
     screen.wake()
+    await pump
+
+
+async def test_a_console_is_sent_what_changes_within_a_gather_in_one_patch_after_it() -> None:
+    """A part kept a row at a time (the organizer's console) is shown at most once every
+    `gather_ms`: the changes that come meanwhile go out together when it ends, and add up to
+    the console's view. A player's own part is never held."""
+    game = CardDuelGame()
+    anna, bob = game.add("Anna"), game.add("Bob")
+    hub = Hub(gather_ms=200)
+    got: dict[str, list[dict[str, Any]]] = {"console": [], "anna": []}
+
+    def screen(member: Member, name: str) -> Screen:
+        def write(texts: list[str]) -> bool:
+            got[name].extend(orjson.loads(text) for text in texts)
+            return True
+
+        async def send(text: str) -> None:
+            got[name].append(orjson.loads(text))
+
+        made = Screen(member, send, write=write)
+        hub.join("g", RULESET, game.state, len(game.log), made)
+        made.show(len(game.log), game.now)
+        return made
+
+    console, phone = screen(game.organizer, "console"), screen(anna, "anna")
+    pumps = [asyncio.create_task(s.pump()) for s in (console, phone)]
+    await asyncio.sleep(0.01)  # the views are sent; the pumps wait
+    granted(hub, game, anna.player_id, 0, real_time=True)  # the first change: at once
+    assert [m["type"] for m in got["console"]] == ["view", "patch"]
+    granted(hub, game, bob.player_id, 1, real_time=True)
+    granted(hub, game, anna.player_id, 2, real_time=True)
+    assert len(got["console"]) == 2, "the changes within the gather wait"
+    assert len(got["anna"]) == 3, "a player's own part is shown at every change"
+    await asyncio.sleep(0.3)
+    assert [m["type"] for m in got["console"]] == ["view", "patch", "patch"]
+    last = got["console"][-1]
+    assert last["base"] == got["console"][1]["seq"] and last["seq"] == len(game.log)
+    shown = apply(got["console"][0]["view"], got["console"][1]["patch"])
+    assert bare(apply(shown, last["patch"])) == bare(game.view(game.organizer))
+    for made in (console, phone):
+        made.closed = True
+        made.wake()
+    await asyncio.gather(*pumps)
+
+
+async def test_a_change_of_the_consoles_own_viewer_is_shown_at_once_with_what_was_gathered() -> (
+    None
+):
+    """The organizer's own command shows on the console before its ack: at once, with what
+    the gather held; a console that closes meanwhile leaves nothing waiting."""
+    game = CardDuelGame()
+    anna, bob = game.add("Anna"), game.add("Bob")
+    hub = Hub(gather_ms=10_000)  # longer than the test: only the organizer's change shows it
+    got: list[dict[str, Any]] = []
+
+    def write(texts: list[str]) -> bool:
+        got.extend(orjson.loads(text) for text in texts)
+        return True
+
+    async def send(text: str) -> None:
+        got.append(orjson.loads(text))
+
+    console = Screen(game.organizer, send, write=write)
+    hub.join("g", RULESET, game.state, len(game.log), console)
+    console.show(len(game.log), game.now)
+    pump = asyncio.create_task(console.pump())
+    await asyncio.sleep(0.01)
+    granted(hub, game, anna.player_id, 0, real_time=True)  # shown at once: the first
+    granted(hub, game, bob.player_id, 1, real_time=True)  # a player's: gathered
+    assert len(got) == 2
+    organizer = [game.organizer.player_id]
+    granted(hub, game, anna.player_id, 2, actors=organizer, real_time=True)
+    assert len(got) == 3 and got[-1]["seq"] == len(game.log)
+    held = got[0]["view"]
+    for message in got[1:]:
+        held = apply(held, message["patch"])
+    assert bare(held) == bare(game.view(game.organizer)), "Bob's card came with it"
+    granted(hub, game, bob.player_id, 3, real_time=True)  # gathered again, then the console goes
+    audience = console.audience
+    assert audience is not None and audience.timer is not None
+    hub.leave("g", console)
+    assert audience.timer is None and "g" not in hub.audiences
     await pump

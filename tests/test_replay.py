@@ -85,7 +85,10 @@ async def test_replay_shows_every_viewer_what_they_saw_live(
         await recorder.drain()
     await game.ok(game.organizer, "end_game")
 
-    assert sum(len(r.seen) for r in recorders) > 20
+    console, player, _ = recorders
+    # A player is shown each change of their own; the console's changes come gathered (a tenth
+    # of a second at most: server/game/hub.py), a few views of the game's many seqs.
+    assert len(player.seen) > 10 and len(console.seen) > 1
     for recorder in recorders:
         for message in recorder.seen:
             me = message["view"].get("me")  # the spectator's view has no `me`: the public one

@@ -10,6 +10,12 @@ names and those whose time has come, and is sent as a patch of those rows. A pri
 `may` holds a refusal that ends with time (`until`: a stun running out) is computed again at the
 first publish after that moment, touched or not.
 
+A part kept a row at a time is sent at most once every `gather_ms` (bijse serve: GATHER_MS):
+what the commands between touch is gathered and shown in one patch. A festival's console was
+sent a patch at every group commit (70 a second, of a few rows each): most of the console's cost
+to the server, and more bytes than a phone on a slow link takes. A change made by one of its own
+viewers is shown at once, before its ack.
+
 A message goes out at once when nothing waits before it and the socket's transport takes it
 (no task switch per screen). A slow phone never holds up the others nor grows the server's
 memory: each screen has its own short queue; when it falls behind by more than a few patches
@@ -35,6 +41,7 @@ from server.rules.core import Json, Member, Ruleset, Sight
 from server.rules.rows import Row, Rows
 
 PATCH = '{"type":"patch"'
+GATHER_MS = 100  # bijse serve's: a console's changes gathered for a tenth of a second at most
 BEHIND = 8  # patches waiting for one screen before it is resynced with a whole view instead
 MESSAGES = 256  # answers waiting for one screen (a client that sends and never reads): cut off
 
@@ -61,6 +68,20 @@ class Audience:
         # by member: a change that touches a few members finds their screens without looking
         # at everybody else's
         self.screens: dict[str, set[Screen]] = {}
+        self.shown_at = 0  # ms: when its shared part was last computed
+        # Gathered, not shown yet (Hub.gather): the members touched since, and the game as of
+        # the latest change (its sight, state and seq); the timer that shows them.
+        self.gathered: set[str] | None = None
+        self.latest: tuple[Sight[Any], Any, int] | None = None
+        self.timer: asyncio.TimerHandle | None = None
+
+    def stop_gathering(self) -> set[str]:
+        """What was gathered (the members touched), now to be shown or let go."""
+        gathered, self.gathered, self.latest = self.gathered or set(), None, None
+        if self.timer is not None:
+            self.timer.cancel()
+            self.timer = None
+        return gathered
 
     def build(self, sight: Sight[Any], state: Any, now: int) -> Json:
         """The shared part computed whole; the patch from the one held before."""
@@ -295,10 +316,12 @@ class Screen:
 
 
 class Hub:
-    def __init__(self) -> None:
+    def __init__(self, gather_ms: int = 0) -> None:
         self.audiences: dict[str, dict[str, Audience]] = {}  # game -> audience key -> audience
         self.presence: dict[str, Presence] = {}  # game -> its roll call, while it has screens
         self.held: list[Screen] | None = None  # corked: the screens holding messages
+        # A part kept a row at a time is shown at most this often (0: at every change).
+        self.gather_ms = gather_ms
 
     @contextmanager
     def corked(self) -> Iterator[None]:
@@ -374,6 +397,7 @@ class Hub:
             if not mine:
                 audience.screens.pop(screen.member.player_id, None)
             if not audience.screens:
+                audience.stop_gathering()
                 del audiences[audience.key]
                 if not audiences:
                     del self.audiences[game_id]
@@ -393,16 +417,52 @@ class Hub:
         seq: int,
         touched: set[str] | None,
         now: int | None = None,
+        actors: Iterable[str] = (),
     ) -> None:
         """Show the game at `seq`; `touched` are the members whose private part may have
-        changed since the last time (None: anybody's)."""
+        changed since the last time (None: anybody's), `actors` those whose commands it shows
+        (their screens see them before their acks)."""
         audiences = self.audiences.get(game_id)
         if not audiences:
             return
         now = now_ms() if now is None else now
         sight: Sight[Any] = ruleset.parts
         for audience in audiences.values():
-            self.refresh(audience, sight, state, seq, touched, now)
+            if (
+                audience.rows is not None
+                and touched is not None
+                and (audience.gathered is not None or now < audience.shown_at + self.gather_ms)
+                and audience.screens.keys().isdisjoint(actors)
+            ):
+                self.gather(audience, sight, state, seq, touched, now)
+            else:
+                self.refresh(audience, sight, state, seq, touched, now)
+
+    def gather(
+        self,
+        audience: Audience,
+        sight: Sight[Any],
+        state: Any,
+        seq: int,
+        touched: set[str],
+        now: int,
+    ) -> None:
+        """Hold a change of a part kept a row at a time until `gather_ms` after it was last
+        shown, with the changes that come meanwhile."""
+        gathered = audience.gathered
+        audience.gathered = touched if gathered is None else gathered | touched
+        audience.latest = (sight, state, seq)
+        if audience.timer is None:
+            wait = max(0, audience.shown_at + self.gather_ms - now) / 1000
+            audience.timer = asyncio.get_running_loop().call_later(wait, self.show, audience)
+
+    def show(self, audience: Audience) -> None:
+        """Show what was gathered."""
+        audience.timer = None
+        if audience.latest is not None:
+            sight, state, seq = audience.latest
+            with self.corked():
+                self.refresh(audience, sight, state, seq, set(), now_ms())
 
     @staticmethod
     def refresh(
@@ -414,7 +474,11 @@ class Hub:
         now: int,
     ) -> None:
         """The audience's shared part once, serialized once for all of its screens; the private
-        parts of the touched viewers only."""
+        parts of the touched viewers only (and of those touched in what was gathered)."""
+        if audience.gathered is not None:
+            gathered = audience.stop_gathering()
+            touched = None if touched is None else touched | gathered
+        audience.shown_at = now
         if audience.rows is not None and touched is not None:
             common = audience.renew(audience.rows, state, touched, now)
         else:

@@ -247,6 +247,7 @@ class Referee:
         """Events are on disk: remember the answers, and show the new states."""
         shown: dict[str, Table] = {}
         touched: dict[str, set[str] | None] = {}  # None: anybody's view may have changed
+        actors: dict[str, set[str]] = {}  # whose commands each game's write shows
         tell: list[tuple[Told, int]] = []
         for append in appends:
             table = self.games.tables.get(append.game_id)
@@ -265,6 +266,8 @@ class Referee:
                 table.answers[append.command_id] = seq
                 table.inflight.pop(append.command_id, None)
             shown[table.game_id] = table
+            if append.actor is not None:
+                actors.setdefault(table.game_id, set()).add(append.actor)
             known = touched.setdefault(table.game_id, set())
             if known is not None:
                 touched[table.game_id] = None if members is None else known | members
@@ -276,6 +279,7 @@ class Referee:
                     table.committed_state,
                     table.committed_seq,
                     touched[table.game_id],
+                    actors=actors.get(table.game_id, ()),
                 )
             for told, seq in tell:  # after the views: no ack comes before what it shows
                 told(seq)

@@ -14,7 +14,7 @@ from starlette.types import Receive, Scope, Send
 from starlette.websockets import WebSocket
 
 from server.game.failures import Board
-from server.game.hub import Hub
+from server.game.hub import GATHER_MS, Hub
 from server.game.referee import Referee
 from server.game.replay import Projector
 from server.game.shares import owns
@@ -69,7 +69,7 @@ def create_app(
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         if migrate_on_start:
             await asyncio.to_thread(migrate.upgrade, store.url)
-        referee = Referee(store, Hub(), owns=None if worker is None else owns(*worker))
+        referee = Referee(store, Hub(GATHER_MS), owns=None if worker is None else owns(*worker))
         if board_fd is not None and worker is not None:  # a door's worker: tell the others
             referee.scribe.failures.board = Board(board_fd, worker[1], worker[0])
         app.state.referee = referee
