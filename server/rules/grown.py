@@ -157,7 +157,9 @@ class Appended(Sequence[T], Generic[T]):
     @overload
     def __getitem__(self, index: slice, /) -> Sequence[T]: ...
     def __getitem__(self, index: int | slice) -> T | Sequence[T]:
-        return self.items[: self.n][index]
+        if isinstance(index, slice):
+            return self.items[: self.n][index]
+        return self.items[range(self.n)[index]]  # (-1: this one's last, not the list's)
 
     def __len__(self) -> int:
         return self.n

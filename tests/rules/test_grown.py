@@ -3,6 +3,7 @@ grown at their end in one shared list, and never a version made before."""
 
 import pickle
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -75,8 +76,10 @@ def test_an_appended_tuple_is_the_tuple_grown_alike(steps: list[tuple[int, int]]
         assert tuple(appended) == plain and len(appended) == len(plain)
         assert tuple(reversed(appended)) == plain[::-1]
         assert appended[:] == list(plain) and all(
-            appended[i] == plain[i] for i in range(len(plain))
+            appended[i] == plain[i] and appended[-i - 1] == plain[-i - 1] for i in range(len(plain))
         )
+        with pytest.raises(IndexError):
+            appended[len(plain)]  # past its end, whatever the shared list holds beyond it
         assert appended == Appended(plain) and hash(appended) == hash(Appended(plain))
         again = pickle.loads(pickle.dumps(appended))
         assert again == appended and again.items == list(plain), "only what it sees is kept"
