@@ -344,3 +344,45 @@ async def test_a_socket_command_answered_at_once_whose_write_fails_is_refused(
     ]
     table = await referee.games.table(game_id)  # reloaded: nothing of the command was kept
     assert table.committed_state.fighters[anna.player_id].duel_id is None
+
+
+async def test_writes_heard_while_a_catch_up_reads_are_all_shown(
+    pair: tuple[Referee, Referee],
+) -> None:
+    """Another server's writes, heard one after the other while the first read of them is on
+    its way, are all folded in, whatever the reads find: a second catch-up begun meanwhile found
+    the table moved on by the first and gave up, and what only it had read waited for the next
+    write."""
+    one, two = pair
+    game_id, organizer, (anna, bob, cyril) = await setup_game(one)
+    table = await two.games.table(game_id)
+    read = two.store.events
+    held: list[asyncio.Event] = []
+
+    async def slow_read(game_id: str, after: int) -> Any:
+        found = await read(game_id, after)  # the log as it is now; in when the test says
+        held.append(gate := asyncio.Event())
+        await gate.wait()
+        return found
+
+    two.store.events = slow_read  # type: ignore[method-assign]
+    first = await one.execute(game_id, anna, "c1", Challenge(target=bob.code))
+    two.games.heard(game_id, first.seq)
+    while not held:
+        await asyncio.sleep(0.01)
+    grant = GrantItem(player_id=cyril.player_id, item="crossbow")
+    last = await one.execute(game_id, organizer, "g1", grant)
+    two.games.heard(game_id, last.seq)
+
+    async def in_turn() -> None:
+        """Each read comes back once the one before it is folded in."""
+        released = 0
+        while two.games.background or released < len(held):
+            if released < len(held):
+                held[released].set()
+                released += 1
+            await asyncio.sleep(0.05)
+
+    await asyncio.wait_for(in_turn(), 10)
+    assert table.committed_seq == last.seq
+    assert "crossbow" in table.committed_state.fighters[cyril.player_id].items

@@ -25,7 +25,10 @@ class Games:
         self.snapshots = snapshots.Snapshots(store)
         self.tables: dict[str, Table] = {}
         self.loading: dict[str, asyncio.Task[Table | None]] = {}
-        self.background: set[asyncio.Task[int | None]] = set()
+        self.background: set[asyncio.Task[None]] = set()
+        # The games being caught up in the background, each with whether another server wrote
+        # again meanwhile (read again once this read is in).
+        self.catching: dict[str, bool] = {}
         self.tokens: dict[str, tuple[str, str]] = {}  # token -> (game, player) of loaded games
 
     async def stop(self) -> None:
@@ -90,14 +93,32 @@ class Games:
         self.tokens = {t: owner for t, owner in self.tokens.items() if owner[0] in self.tables}
 
     def heard(self, game_id: str | None, seq: int) -> None:
-        """Another server wrote to a game (or anything may have been missed: `None`)."""
+        """Another server wrote to a game (or anything may have been missed: `None`). One
+        catch-up a game at a time: a second one begun while the first read would find the table
+        moved on by the first and give up, and what only it read waited for the next write."""
         games = list(self.tables) if game_id is None else [game_id]
         for gid in games:
             table = self.tables.get(gid)
-            if table is not None and (game_id is None or table.committed_seq < seq):
-                task = asyncio.create_task(self.catch_up(table))
-                self.background.add(task)
-                task.add_done_callback(self.background.discard)
+            if table is None or (game_id is not None and table.committed_seq >= seq):
+                continue
+            if gid in self.catching:
+                self.catching[gid] = True  # read again once this read is in
+                continue
+            self.catching[gid] = False
+            task = asyncio.create_task(self.catching_up(table))
+            self.background.add(task)
+            task.add_done_callback(self.background.discard)
+
+    async def catching_up(self, table: Table) -> None:
+        """Catch the game up, and again while other servers wrote meanwhile."""
+        try:
+            while True:
+                await self.catch_up(table)
+                if not self.catching[table.game_id]:
+                    return
+                self.catching[table.game_id] = False
+        finally:
+            del self.catching[table.game_id]
 
     async def catch_up(self, table: Table) -> int | None:
         """Fold in what another server wrote, and show it; answers the seq the table is then at,
