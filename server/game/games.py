@@ -105,20 +105,21 @@ class Games:
                 self.catching[gid] = True  # read again once this read is in
                 continue
             self.catching[gid] = False
-            task = asyncio.create_task(self.catching_up(table))
+            task = asyncio.create_task(self.catching_up(gid))
             self.background.add(task)
             task.add_done_callback(self.background.discard)
 
-    async def catching_up(self, table: Table) -> None:
-        """Catch the game up, and again while other servers wrote meanwhile."""
+    async def catching_up(self, game_id: str) -> None:
+        """Catch the game up, and again while other servers wrote meanwhile (the table of now:
+        a game reloaded meanwhile is another)."""
         try:
-            while True:
+            while (table := self.tables.get(game_id)) is not None:
                 await self.catch_up(table)
-                if not self.catching[table.game_id]:
+                if not self.catching[game_id]:
                     return
-                self.catching[table.game_id] = False
+                self.catching[game_id] = False
         finally:
-            del self.catching[table.game_id]
+            del self.catching[game_id]
 
     async def catch_up(self, table: Table) -> int | None:
         """Fold in what another server wrote, and show it; answers the seq the table is then at,
