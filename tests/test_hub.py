@@ -204,6 +204,23 @@ async def test_while_corked_a_screen_gets_its_patch_and_its_ack_in_one_write() -
     await pump
 
 
+def recorded(hub: Hub, game: CardDuelGame, member: Member, got: list[dict[str, Any]]) -> Screen:
+    """A screen seated on the game and shown it, whose socket takes each message at once,
+    into `got`."""
+
+    def write(texts: list[str]) -> bool:
+        got.extend(orjson.loads(text) for text in texts)
+        return True
+
+    async def send(text: str) -> None:
+        got.append(orjson.loads(text))
+
+    screen = Screen(member, send, write=write)
+    hub.join("g", RULESET, game.state, len(game.log), screen)
+    screen.show(len(game.log), game.now)
+    return screen
+
+
 async def test_a_console_is_sent_what_changes_within_a_gather_in_one_patch_after_it() -> None:
     """A part kept a row at a time (the organizer's console) is shown at most once every
     `gather_ms`: the changes that come meanwhile go out together when it ends, and add up to
@@ -212,21 +229,8 @@ async def test_a_console_is_sent_what_changes_within_a_gather_in_one_patch_after
     anna, bob = game.add("Anna"), game.add("Bob")
     hub = Hub(gather_ms=200)
     got: dict[str, list[dict[str, Any]]] = {"console": [], "anna": []}
-
-    def screen(member: Member, name: str) -> Screen:
-        def write(texts: list[str]) -> bool:
-            got[name].extend(orjson.loads(text) for text in texts)
-            return True
-
-        async def send(text: str) -> None:
-            got[name].append(orjson.loads(text))
-
-        made = Screen(member, send, write=write)
-        hub.join("g", RULESET, game.state, len(game.log), made)
-        made.show(len(game.log), game.now)
-        return made
-
-    console, phone = screen(game.organizer, "console"), screen(anna, "anna")
+    console = recorded(hub, game, game.organizer, got["console"])
+    phone = recorded(hub, game, anna, got["anna"])
     pumps = [asyncio.create_task(s.pump()) for s in (console, phone)]
     await asyncio.sleep(0.01)  # the views are sent; the pumps wait
     granted(hub, game, anna.player_id, 0, real_time=True)  # the first change: at once
@@ -256,17 +260,7 @@ async def test_a_change_of_the_consoles_own_viewer_is_shown_at_once_with_what_wa
     anna, bob = game.add("Anna"), game.add("Bob")
     hub = Hub(gather_ms=10_000)  # longer than the test: only the organizer's change shows it
     got: list[dict[str, Any]] = []
-
-    def write(texts: list[str]) -> bool:
-        got.extend(orjson.loads(text) for text in texts)
-        return True
-
-    async def send(text: str) -> None:
-        got.append(orjson.loads(text))
-
-    console = Screen(game.organizer, send, write=write)
-    hub.join("g", RULESET, game.state, len(game.log), console)
-    console.show(len(game.log), game.now)
+    console = recorded(hub, game, game.organizer, got)
     pump = asyncio.create_task(console.pump())
     await asyncio.sleep(0.01)
     granted(hub, game, anna.player_id, 0, real_time=True)  # shown at once: the first
