@@ -18,6 +18,7 @@ the states share, each seeing as much of it as it had.
 """
 
 from collections.abc import Iterable, Iterator, Mapping, Sequence
+from itertools import islice
 from math import isqrt
 from typing import Any, Generic, TypeVar, overload
 
@@ -165,8 +166,7 @@ class Appended(Sequence[T], Generic[T]):
         return self.n
 
     def __iter__(self) -> Iterator[T]:
-        items = self.items
-        return (items[i] for i in range(self.n))
+        return islice(self.items, self.n)
 
     def __reversed__(self) -> Iterator[T]:
         items = self.items

@@ -31,6 +31,7 @@ from server.rules.card_duel.events import (
 )
 from server.rules.card_duel.offline import record_id
 from server.rules.card_duel.state import (
+    NO_STARTS,
     CardDuel,
     Config,
     Dispute,
@@ -128,9 +129,6 @@ def began(fighter: Fighter, duel: Duel, at: int) -> Appended[Start]:
     """The fighter's starts with this duel's: as it stood just before, without its history."""
     before = new_fighter(fighter, starts=NO_STARTS)
     return fighter.starts.added(Start(fighter.revision, at, duel.duel_id, before))
-
-
-NO_STARTS: Appended[Start] = Appended()  # (`added` never appends to an empty one's list)
 
 
 def registered(state: CardDuel, fact: KeyRegistered, counted: bool) -> CardDuel:

@@ -36,6 +36,11 @@ class Suffered:
         return self.until is None or now >= self.until
 
 
+# Every fighter's starts before its first duel, and a start's fighter's (`added` never appends to
+# an empty one's list: one object serves them all).
+NO_STARTS: Appended["Start"] = Appended()
+
+
 @dataclass(frozen=True, slots=True)
 class Fighter:
     player_id: str
@@ -54,7 +59,7 @@ class Fighter:
     # phones last saw, and is void when the log moved on before the duel ended.
     revision: int = 0
     # Each duel it began, online or offline, as it stood then.
-    starts: Appended["Start"] = field(default_factory=Appended)
+    starts: Appended["Start"] = NO_STARTS
     # Duels it won and lost, online and offline, counted when one of the two alone won the
     # last round; its own story at the end (kept through a revive: the player's, not the body's).
     won: int = 0
