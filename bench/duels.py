@@ -42,7 +42,16 @@ import orjson
 import uvloop
 
 from bench import profile as sampler
-from bench.live import ROOT, Held, cpu_seconds, family, memory_kib, new_game, server
+from bench.live import (
+    ROOT,
+    Held,
+    cpu_by_process,
+    cpu_seconds,
+    family,
+    memory_kib,
+    new_game,
+    server,
+)
 from bench.wsclient import Closed, Link
 
 SETUP_TIMEOUT = 300  # s: creating the games and connecting every phone
@@ -94,7 +103,11 @@ class Watcher:
 
     async def open(self) -> None:
         self.link = await Link.open(self.url + self.resume(), self.receive)
-        self.link.closed.add_done_callback(lambda _: self.closing or self.reopen())
+        self.link.closed.add_done_callback(self.closed)
+
+    def closed(self, _: object) -> None:
+        if not self.closing:
+            self.reopen()
 
     def resume(self) -> str:
         return ""
@@ -332,6 +345,7 @@ async def duelling(
     counts = {"commands": 0, "duels": 0, "refused": 0}
     spies = [] if profile is None else sampler.record(family(pid), seconds, profile)
     start, server_cpu, own_cpu = time.perf_counter(), cpu_seconds(pid), time.process_time()
+    by_process = cpu_by_process(pid)
     until = start + seconds
     pairs = [(phones[i], phones[i + 1]) for i in range(0, len(phones) - 1, 2)]
     async with asyncio.timeout(seconds + 2 * COMMAND_TIMEOUT):
@@ -344,6 +358,10 @@ async def duelling(
     elapsed = time.perf_counter() - start
     gc.enable()
     cores = (cpu_seconds(pid) - server_cpu) / elapsed, (time.process_time() - own_cpu) / elapsed
+    processes = {
+        role: (cpu - by_process.get(role, 0.0)) / elapsed
+        for role, cpu in cpu_by_process(pid).items()
+    }
     for spy in spies:
         spy.wait(timeout=60)
     heard = [(w.bytes, w.messages) for w in watchers]
@@ -359,6 +377,7 @@ async def duelling(
         "commands": counts["commands"],
         "server_cores": cores[0],
         "own_cores": cores[1],
+        "process_cores": processes,
         "commands_per_s": counts["commands"] / elapsed,
         "duels_per_s": counts["duels"] / elapsed,
         "refused": counts["refused"],
@@ -424,6 +443,9 @@ def report(layout: Layout, result: dict[str, Any], url: str) -> None:
         f"CPU a command     server {result['server_cores'] * per:.0f} µs, "
         f"load generator {result['own_cores'] * per:.0f} µs"
     )
+    processes = result["process_cores"].items()
+    split = ", ".join(f"{role} {cores * per:.0f}" for role, cores in processes)
+    print(f"  by process      {split} µs")
 
 
 def compare(apart: dict[str, Any], together: dict[str, Any]) -> None:

@@ -231,21 +231,30 @@ async def measure(
         folder = Path(name)
         async with AsyncExitStack() as stack:
             base, ca = await stack.enter_async_context(served(tree.resolve(), folder, proxy=proxy))
-            pw = pw or await stack.enter_async_context(async_playwright())
+            playing = pw if pw is not None else await started(stack)
             if ca is not None:
-                browser = await stack.enter_async_context(trusting_browser(pw, ca, folder / "home"))
+                browser = await stack.enter_async_context(
+                    trusting_browser(playing, ca, folder / "home")
+                )
             else:
-                browser = await pw.chromium.launch(
+                browser = await playing.chromium.launch(
                     executable_path=str(CHROMIUM), args=CHROMIUM_ARGS
                 )
                 stack.push_async_callback(browser.close)
-            device = pw.devices["Pixel 7"]
+            device = playing.devices["Pixel 7"]
             for preset in presets:
                 results[preset] = [
                     await one_run(browser, device, await join_link(base), PRESETS[preset], worker)
                     for _ in range(runs)
                 ]
     return results
+
+
+async def started(stack: AsyncExitStack) -> Playwright:
+    """A Playwright of the stack's own (its context manager's type says it may be None)."""
+    playing = await stack.enter_async_context(async_playwright())
+    assert playing is not None
+    return playing
 
 
 def report(tree: Path, results: dict[str, list[dict[str, Any]]], listing: bool) -> None:
@@ -256,7 +265,7 @@ def report(tree: Path, results: dict[str, list[dict[str, Any]]], listing: bool) 
     for preset, runs in results.items():
 
         def median(key: str, runs: list[dict[str, Any]] = runs) -> float:
-            return statistics.median(r[key] for r in runs)
+            return float(statistics.median(r[key] for r in runs))
 
         target = TARGETS.get(preset)
         verdict = "" if target is None else f"  (target {target:.0f} s: "

@@ -84,6 +84,25 @@ def cpu_seconds(pid: int) -> float:
     return total / os.sysconf("SC_CLK_TCK")
 
 
+def cpu_by_process(pid: int) -> dict[str, float]:
+    """CPU seconds of each process of a server: "door" and "worker n" under --workers (a
+    worker's with its children's), "server" for one process."""
+    found: dict[str, float] = {}
+    tick = os.sysconf("SC_CLK_TCK")
+    for each in family(pid):
+        with contextlib.suppress(OSError):
+            args = Path(f"/proc/{each}/cmdline").read_bytes().split(b"\0")
+            fields = Path(f"/proc/{each}/stat").read_text().rsplit(")", 1)[1].split()
+            if b"--worker" in args:
+                role = "worker " + args[args.index(b"--worker") + 1].split(b"/")[0].decode()
+                found[role] = sum(int(n) for n in fields[11:15]) / tick  # with its children
+            elif each == pid:  # its children: the workers, counted apart
+                found["door" if len(family(pid)) > 1 else "server"] = (
+                    sum(int(n) for n in fields[11:13]) / tick
+                )
+    return found
+
+
 def memory_kib(pid: int, field: str = "VmRSS") -> int:
     """A /proc/<pid>/status figure (VmRSS now, VmHWM the peak), summed over its children."""
     total = 0

@@ -118,7 +118,11 @@ class Bench:
     ) -> None:
         """`rounds` commands' worth of duels between a and b, as bench/duels.py plays them."""
         table = self.referee.games.tables[self.game_id]
-        card = lambda p: rng.choice(table.committed_state.fighters[p.player_id].cards).card_id  # noqa: E731
+
+        def card(p: Member) -> str:
+            chosen: str = rng.choice(table.committed_state.fighters[p.player_id].cards).card_id
+            return chosen
+
         sent = 0
         while sent < rounds:
             challenge = {"type": "challenge", "target": b.code}
@@ -170,7 +174,7 @@ async def run(
     gc.freeze()
     gc.set_threshold(GC_YOUNG, 10, 10)
     rng = random.Random(1)
-    duels = [
+    pairs_duelling = [
         bench.duel(players[n], players[n + 1], rounds, rng, pick_apart)
         for bench, players in games
         for n in range(0, len(players), 2)
@@ -179,7 +183,7 @@ async def run(
     started, spent = time.perf_counter(), time.process_time()
     if profiler is not None:
         profiler.enable()
-    await asyncio.gather(*duels)
+    await asyncio.gather(*pairs_duelling)
     if profiler is not None:
         profiler.disable()
     spent, elapsed = time.process_time() - spent, time.perf_counter() - started

@@ -134,7 +134,7 @@ def duels(game: Game, commands: int, rng: random.Random) -> None:
             if not game.run(a, Challenge(target=b.code)):
                 continue
             duel_id = game.state.fighters[a.player_id].duel_id
-            while game.state.fighters[a.player_id].duel_id == duel_id:
+            while duel_id is not None and game.state.fighters[a.player_id].duel_id == duel_id:
                 for p in (a, b):
                     card = rng.choice(game.state.fighters[p.player_id].cards)
                     game.run(p, Pick(duel_id=duel_id, card_id=card.card_id))
