@@ -184,6 +184,16 @@ async def test_a_duel_fits_a_small_phone_in_gloves_and_the_end_tells_the_story(
     await page.goto(local(bob["join_url"], live_server))
     await expect(page.get_by_test_id("my-code")).to_have_text(bob["code"])
     await page.get_by_test_id("unlock-alerts").click()  # once a phone, before the first duel
+
+    async def code_field(page: Page, sun: bool) -> None:
+        """A whole code fits the field it is typed in (and so its placeholder, as long)."""
+        field = page.get_by_test_id("challenge-code")
+        await field.fill("WWWW")  # the widest letters
+        width = await field.evaluate("(e) => [e.scrollWidth, e.clientWidth]")
+        assert width[0] <= width[1], (width, page.viewport_size, sun)
+        await field.fill("")
+
+    await each_size(page, "challenge-code", code_field)
     await command(api, game["gid"], alice["token"], {"type": "challenge", "target": bob["code"]})
     await expect(page.get_by_test_id("duel")).to_be_visible()
 
