@@ -76,31 +76,32 @@ def family(pid: int) -> list[int]:
 def cpu_seconds(pid: int) -> float:
     """CPU seconds of the process and its children: those running, and those that ended and
     were waited for (a worker's snapshot children, each packing a game for a moment)."""
-    total = 0
-    for each in family(pid):
-        with contextlib.suppress(OSError):
-            fields = Path(f"/proc/{each}/stat").read_text().rsplit(")", 1)[1].split()
-            total += sum(int(n) for n in fields[11:15])  # utime, stime, cutime, cstime
-    return total / os.sysconf("SC_CLK_TCK")
+    return sum(spent(each) for each in family(pid))
 
 
 def cpu_by_process(pid: int) -> dict[str, float]:
     """CPU seconds of each process of a server: "door" and "worker n" under --workers (a
-    worker's with its children's), "server" for one process."""
-    found: dict[str, float] = {}
-    tick = os.sysconf("SC_CLK_TCK")
-    for each in family(pid):
+    worker's with its ended children's), "server" for one process."""
+    processes = family(pid)
+    found = {"door" if len(processes) > 1 else "server": spent(pid, children=False)}
+    for each in processes[1:]:
         with contextlib.suppress(OSError):
             args = Path(f"/proc/{each}/cmdline").read_bytes().split(b"\0")
-            fields = Path(f"/proc/{each}/stat").read_text().rsplit(")", 1)[1].split()
             if b"--worker" in args:
-                role = "worker " + args[args.index(b"--worker") + 1].split(b"/")[0].decode()
-                found[role] = sum(int(n) for n in fields[11:15]) / tick  # with its children
-            elif each == pid:  # its children: the workers, counted apart
-                found["door" if len(family(pid)) > 1 else "server"] = (
-                    sum(int(n) for n in fields[11:13]) / tick
+                found["worker " + args[args.index(b"--worker") + 1].split(b"/")[0].decode()] = (
+                    spent(each)
                 )
     return found
+
+
+def spent(pid: int, children: bool = True) -> float:
+    """CPU seconds of a process (utime, stime), and of its children it waited for (cutime,
+    cstime); 0 for a process gone."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return sum(int(n) for n in fields[11 : 15 if children else 13]) / os.sysconf("SC_CLK_TCK")
 
 
 def memory_kib(pid: int, field: str = "VmRSS") -> int:
