@@ -82,16 +82,17 @@ def cpu_seconds(pid: int) -> float:
 def cpu_by_process(pid: int) -> dict[str, float]:
     """CPU seconds of each process of a server: "door" and "worker n" under --workers (a
     worker's with its ended children's), "server" for one process."""
-    processes = family(pid)
-    found = {"door" if len(processes) > 1 else "server": spent(pid, children=False)}
-    for each in processes[1:]:
+    workers = {}
+    for each in family(pid)[1:]:
         with contextlib.suppress(OSError):
             args = Path(f"/proc/{each}/cmdline").read_bytes().split(b"\0")
             if b"--worker" in args:
-                found["worker " + args[args.index(b"--worker") + 1].split(b"/")[0].decode()] = (
-                    spent(each)
-                )
-    return found
+                n = args[args.index(b"--worker") + 1].split(b"/")[0].decode()
+                workers[f"worker {n}"] = spent(each)
+    # A door's children are its workers, counted apart; one process's (a snapshot being packed)
+    # are its own work. (Its children alone do not tell which it is: one process may have one.)
+    top = {"door": spent(pid, children=False)} if workers else {"server": spent(pid)}
+    return {**top, **workers}
 
 
 def spent(pid: int, children: bool = True) -> float:
