@@ -3,13 +3,14 @@
 import asyncio
 import contextlib
 import fcntl
+import gc
 import threading
 from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 
-from server.store import Append, Conflict, Store, chain, migrate
+from server.store import Append, Conflict, Store, Unavailable, chain, migrate
 from server.store.database import parse_url
 from server.store.models import GameRow
 from tests.lines import Line
@@ -198,3 +199,22 @@ async def test_the_rows_written_are_the_lines_sealed(store: Store) -> None:
         (1, "p1", "c1"),
     ]
     assert list(log[0].data) == ["z", "a"]
+
+
+async def test_a_closing_store_waits_for_its_reads_and_then_refuses_more(
+    postgres_url: str,
+) -> None:
+    """A read still running when the server stops would keep its connection past the pool's
+    end, never closed (asyncpg warns when it is collected); a read after would open a new
+    one. The store waits for the first and refuses the second."""
+    await asyncio.to_thread(migrate.upgrade, parse_url(postgres_url))
+    store = Store.open(postgres_url)
+    await store.append([batch("closing", 0, "game_created")])
+    reading = asyncio.ensure_future(store.events("closing"))
+    await asyncio.sleep(0)  # the read has its connection
+    await store.close()
+    assert [r.seq for r in await reading] == [1]
+    with pytest.raises(Unavailable, match="closed"):
+        await store.events("closing")
+    del reading, store
+    gc.collect()  # an unclosed connection warns here, and the suite fails on warnings

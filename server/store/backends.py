@@ -11,9 +11,9 @@ import fcntl
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import contextmanager, suppress
+from contextlib import asynccontextmanager, contextmanager, suppress
 from dataclasses import dataclass, field
 from functools import partial
 from queue import SimpleQueue
@@ -24,7 +24,7 @@ import orjson
 from sqlalchemy import BigInteger, LargeBinary, cast, insert, literal, select, text, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.exc import DBAPIError, IntegrityError
-from sqlalchemy.ext.asyncio import AsyncEngine
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from server.store import chain
 from server.store.chain import Json
@@ -240,17 +240,41 @@ def named(columns: tuple[str, ...], rows: list[Row]) -> list[dict[str, Any]]:
     return [dict(zip(columns, row, strict=True)) for row in rows]
 
 
+CLOSING_S = 5.0  # how long a closing store waits for the connections still out
+
+
 class SqlBackend:
     """Through SQLAlchemy's async engine: asyncpg on PostgreSQL."""
 
     def __init__(self, engine: AsyncEngine) -> None:
         self.engine = engine
+        self.busy = 0  # connections checked out now (`connected`)
+        self.idle = asyncio.Event()  # set while none is
+        self.idle.set()
+        self.closed = False
+
+    @asynccontextmanager
+    async def connected(self, begin: bool = False) -> AsyncIterator[AsyncConnection]:
+        """A connection of the pool (in a transaction, committed at the end, with `begin`),
+        counted while out: `close` waits for it, else its task would hold it past the pool's
+        end and it would never be closed. After `close`, none: the store is unavailable."""
+        if self.closed:
+            raise Unavailable("the store is closed")
+        self.busy += 1
+        self.idle.clear()
+        try:
+            async with self.engine.begin() if begin else self.engine.connect() as conn:
+                yield conn
+        finally:
+            self.busy -= 1
+            if not self.busy:
+                self.idle.set()
 
     async def write(self, rows: Rows) -> None:
         prepared = prepare(rows)
         game_ids = sorted(rows.heads())
         try:
-            async with self.engine.begin() as conn:
+            async with self.connected(begin=True) as conn:
                 # A statement for all the batch's games at once, not one per game: a batch
                 # holds many games, and each round trip costs the event loop more than the
                 # database. The locks (transaction-scoped, one per game) are taken in a fixed
@@ -281,7 +305,7 @@ class SqlBackend:
             raise Unavailable(cause(error)) from error
 
     async def game(self, game_id: str) -> dict[str, Any] | None:
-        async with self.engine.connect() as conn:
+        async with self.connected() as conn:
             row = (await conn.execute(select(GAMES).where(GAMES.c.game_id == game_id))).first()
         return None if row is None else row._asdict()
 
@@ -292,7 +316,7 @@ class SqlBackend:
             .order_by(EVENTS.c.seq)
             .limit(limit)
         )
-        async with self.engine.connect() as conn:
+        async with self.connected() as conn:
             return [tuple(row) for row in (await conn.execute(query)).all()]
 
     async def history(self, game_id: str, after: int) -> list[HistoryTuple]:
@@ -308,19 +332,19 @@ class SqlBackend:
             .where(EVENTS.c.game_id == game_id, EVENTS.c.seq > after)
             .order_by(EVENTS.c.seq)
         )
-        async with self.engine.connect() as conn:
+        async with self.connected() as conn:
             return [tuple(row) for row in (await conn.execute(query)).all()]
 
     async def hash_at(self, game_id: str, seq: int) -> str | None:
         query = select(EVENTS.c.hash).where(EVENTS.c.game_id == game_id, EVENTS.c.seq == seq)
-        async with self.engine.connect() as conn:
+        async with self.connected() as conn:
             digest: str | None = (await conn.execute(query)).scalar()
         return digest
 
     async def snapshot(self, game_id: str) -> SnapshotTuple | None:
         columns = (SNAPSHOTS.c.seq, SNAPSHOTS.c.hash, SNAPSHOTS.c.shape, SNAPSHOTS.c.state)
         query = select(*columns).where(SNAPSHOTS.c.game_id == game_id)
-        async with self.engine.connect() as conn:
+        async with self.connected() as conn:
             row = (await conn.execute(query)).first()
         return None if row is None else (row.seq, row.hash, row.shape, row.state)
 
@@ -346,30 +370,30 @@ class SqlBackend:
             set_={name: newer[name] for name in ("seq", "hash", "shape", "state", "created_at")},
             where=(SNAPSHOTS.c.seq <= newer.seq) | (SNAPSHOTS.c.shape != newer.shape),
         )
-        async with self.engine.begin() as conn:
+        async with self.connected(begin=True) as conn:
             await conn.execute(upsert)
 
     async def token(self, token: str) -> tuple[str, str] | None:
         query = select(TOKENS.c.game_id, TOKENS.c.player_id).where(TOKENS.c.token == token)
-        async with self.engine.connect() as conn:
+        async with self.connected() as conn:
             row = (await conn.execute(query)).first()
         return None if row is None else (row.game_id, row.player_id)
 
     async def tokens(self, game_id: str) -> dict[str, str]:
         query = select(TOKENS.c.player_id, TOKENS.c.token).where(TOKENS.c.game_id == game_id)
-        async with self.engine.connect() as conn:
+        async with self.connected() as conn:
             return {r.player_id: r.token for r in (await conn.execute(query)).all()}
 
     async def seen(self, token: str, at: int) -> None:
         unseen = (TOKENS.c.token == token) & TOKENS.c.seen_at.is_(None)
-        async with self.engine.begin() as conn:
+        async with self.connected(begin=True) as conn:
             await conn.execute(update(TOKENS).where(unseen).values(seen_at=at))
 
     async def joined(self, game_id: str) -> set[str]:
         query = select(TOKENS.c.player_id).where(
             TOKENS.c.game_id == game_id, TOKENS.c.seen_at.is_not(None)
         )
-        async with self.engine.connect() as conn:
+        async with self.connected() as conn:
             return {r.player_id for r in (await conn.execute(query)).all()}
 
     async def listen(self, heard: Heard) -> None:
@@ -401,6 +425,9 @@ class SqlBackend:
                 await connection.close()
 
     async def close(self) -> None:
+        self.closed = True
+        with suppress(TimeoutError):  # a database that hangs does not hold the server's exit
+            await asyncio.wait_for(self.idle.wait(), CLOSING_S)
         await self.engine.dispose()
 
 
