@@ -10,6 +10,7 @@ English, and no screen may hold words of the other language but the game's own n
 and axe runs on it in both modes: no serious or critical finding (tests/browser/axe.py).
 """
 
+import asyncio
 import importlib
 import importlib.util
 import re
@@ -145,25 +146,41 @@ class Phones:
         ready: str,
         prepare: Callable[[Page], Awaitable[Any]] | None = None,
     ) -> None:
-        for width, page in self.pages.items():
-            await page.goto(local(url, self.live_server) if "://" in url else url)
-            await expect(page.get_by_test_id(ready).first).to_be_visible()
-            if prepare:
-                await prepare(page)
-            for sun in (False, True):
-                if await page.evaluate("document.documentElement.classList.contains('sun')") != sun:
-                    await page.get_by_test_id("sun-switch").click()
-                found = await page.evaluate(MEASURE, width)
-                mode = "sun" if sun else "normal"
-                self.problems += [f"{name} at {width} px, {mode}: {p}" for p in found]
-                await top_shot(page, f"{width}/{name}{'-sun' if sun else ''}")
-                if width == SHOT_WIDTH:  # axe, once a screen and mode: the serious fail
-                    blocking, minor = await findings(page)
-                    self.problems += [f"{name} at {width} px, {mode}: {p}" for p in blocking]
-                    self.minor += [f"{name}, {mode}: {p}" for p in minor]
-            await page.get_by_test_id("sun-switch").click()  # back to normal
-            if width == SHOT_WIDTH:
-                self.problems += [f"{name}: {p}" for p in await one_language(page)]
+        # The widths side by side: each page is a context of its own, and most of a look is
+        # waiting for the page (a third of the browser suite's time, one after the other).
+        looks = (
+            self.look_at(width, page, name, url, ready, prepare)
+            for width, page in self.pages.items()
+        )
+        await asyncio.gather(*looks)
+
+    async def look_at(
+        self,
+        width: int,
+        page: Page,
+        name: str,
+        url: str,
+        ready: str,
+        prepare: Callable[[Page], Awaitable[Any]] | None,
+    ) -> None:
+        await page.goto(local(url, self.live_server) if "://" in url else url)
+        await expect(page.get_by_test_id(ready).first).to_be_visible()
+        if prepare:
+            await prepare(page)
+        for sun in (False, True):
+            if await page.evaluate("document.documentElement.classList.contains('sun')") != sun:
+                await page.get_by_test_id("sun-switch").click()
+            found = await page.evaluate(MEASURE, width)
+            mode = "sun" if sun else "normal"
+            self.problems += [f"{name} at {width} px, {mode}: {p}" for p in found]
+            await top_shot(page, f"{width}/{name}{'-sun' if sun else ''}")
+            if width == SHOT_WIDTH:  # axe, once a screen and mode: the serious fail
+                blocking, minor = await findings(page)
+                self.problems += [f"{name} at {width} px, {mode}: {p}" for p in blocking]
+                self.minor += [f"{name}, {mode}: {p}" for p in minor]
+        await page.get_by_test_id("sun-switch").click()  # back to normal
+        if width == SHOT_WIDTH:
+            self.problems += [f"{name}: {p}" for p in await one_language(page)]
 
     def assert_fit(self) -> None:
         print("\n".join(["axe, below serious:", *self.minor]))
