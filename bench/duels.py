@@ -28,10 +28,8 @@ import contextlib
 import gc
 import os
 import random
-import shutil
 import sqlite3
 import statistics
-import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -43,13 +41,13 @@ import uvloop
 
 from bench import profile as sampler
 from bench.live import (
-    ROOT,
     Held,
     cpu_by_process,
     cpu_seconds,
     family,
     memory_kib,
     new_game,
+    scratch,
     server,
 )
 from bench.wsclient import Closed, Link
@@ -508,9 +506,7 @@ def main() -> None:
     if args.phones % 2 or args.per_game % 2:
         parser.error("phones duel in pairs: --phones and --per-game are even")
     watchers = args.watchers if args.watchers is not None else 4800 * args.compare
-    (ROOT / "bench" / ".data").mkdir(exist_ok=True)
-    folder = Path(tempfile.mkdtemp(prefix="run-", dir=ROOT / "bench" / ".data"))
-    try:
+    with scratch("run-") as folder:
         runs = (
             [Layout(args.phones, 2, 0, False), Layout(args.phones, 0, watchers, True)]
             if args.compare
@@ -538,8 +534,6 @@ def main() -> None:
                 "ratio commands/s / raw inserts/s          "
                 f"{results[-1]['commands_per_s'] / raw:8.2f}"
             )
-    finally:
-        shutil.rmtree(folder, ignore_errors=True)
 
 
 if __name__ == "__main__":

@@ -3,9 +3,11 @@ follows the wire (a whole `view`, then RFC 7396 merge `patch`es on the view held
 
 import contextlib
 import os
+import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import uuid
 from collections.abc import Iterator
@@ -71,6 +73,18 @@ def family(pid: int) -> list[int]:
     except OSError:
         return [pid]
     return [pid, *(p for child in children for p in family(int(child)))]
+
+
+@contextlib.contextmanager
+def scratch(prefix: str) -> Iterator[Path]:
+    """A fresh folder under bench/.data (on this disk, not a tmpfs: a database's flush is
+    measured), removed afterwards."""
+    (ROOT / "bench" / ".data").mkdir(exist_ok=True)
+    folder = Path(tempfile.mkdtemp(prefix=prefix, dir=ROOT / "bench" / ".data"))
+    try:
+        yield folder
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def cpu_seconds(pid: int) -> float:

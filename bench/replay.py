@@ -15,17 +15,15 @@ Plays a game of 200 fighters through the rules until the log holds N events (def
 import argparse
 import asyncio
 import random
-import shutil
 import sqlite3
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 import httpx
 
-from bench.live import ROOT, free_port
+from bench.live import ROOT, free_port, scratch
 from server.game.hub import Hub
 from server.game.referee import Referee
 from server.rules import RULESETS
@@ -161,11 +159,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--events", type=int, default=1_000_000)
     args = parser.parse_args()
-    (ROOT / "bench" / ".data").mkdir(exist_ok=True)
-    folder = Path(tempfile.mkdtemp(prefix="replay-", dir=ROOT / "bench" / ".data"))
-    path = folder / "replay.db"
-    url = f"sqlite:///{path}"
-    try:
+    with scratch("replay-") as folder:
+        path = folder / "replay.db"
+        url = f"sqlite:///{path}"
         began = time.perf_counter()
         log, sizes = play(args.events)
         print(f"played {len(log)} events in {time.perf_counter() - began:.1f} s", flush=True)
@@ -182,8 +178,6 @@ def main() -> None:
         up, first_view = start_server(url)
         ((seq, size),) = snapshots(path)  # written by that server, after it folded the log
         again, snapshot_view = start_server(url)
-    finally:
-        shutil.rmtree(folder, ignore_errors=True)
     print(f"projection        {projection:10.0f} events/s (rules only, events in memory)")
     rate = len(log) / loading
     print(f"load from SQLite  {rate:10.0f} events/s ({loading:.1f} s: read, parse, fold)")

@@ -12,17 +12,15 @@ installed where `--peer` points (`npm ci` in a copy of it). Its figures are take
 """
 
 import argparse
-import shutil
 import statistics
 import subprocess
-import tempfile
 from pathlib import Path
 from typing import Any
 
 import orjson
 
 from bench.duels import Layout, measure
-from bench.live import ROOT
+from bench.live import scratch
 
 PORT = 18800  # the peer's, on loopback
 
@@ -78,10 +76,8 @@ def main() -> None:
     args = parser.parse_args()
     if not (args.peer / "node_modules").is_dir():
         parser.error(f"install the peer first: cd {args.peer} && npm ci")
-    (ROOT / "bench" / ".data").mkdir(exist_ok=True)
-    folder = Path(tempfile.mkdtemp(prefix="versus-", dir=ROOT / "bench" / ".data"))
     rows = []
-    try:
+    with scratch("versus-") as folder:
         for n in range(args.pairs):
             them = peer(args.peer, args.phones, args.seconds)
             print(f"pair {n + 1}  peer {side(them)}", flush=True)
@@ -94,8 +90,6 @@ def main() -> None:
                 f"CPU a duel {ratio['cpu']:.2f}",
                 flush=True,
             )
-    finally:
-        shutil.rmtree(folder, ignore_errors=True)
     median = {key: statistics.median(r[key] for r in rows) for key in rows[0]}
     print(
         f"median of {len(rows)}: duels/s {median['duels']:.2f}x (to reach: >= 2), "
