@@ -32,8 +32,8 @@ class Games:
         self.tokens: dict[str, tuple[str, str]] = {}  # token -> (game, player) of loaded games
 
     async def stop(self) -> None:
-        # A catch-up still reading holds a database connection: let it finish before the
-        # store closes (else the connection is dropped unclosed).
+        # A catch-up still reading would fail as unavailable once the store closes (which
+        # waits for the connection it holds): let it finish first.
         await asyncio.gather(*self.background, return_exceptions=True)
         await self.snapshots.stop()
 
