@@ -10,6 +10,9 @@ Under `--workers N` the door and every worker are sampled and summed. py-spy cou
 blocked in a system call it does not know as idle (the disk's flush, the writers' lock, a pool
 thread waiting for work) as running: those samples go to their part, so the parts add up to
 more than the cores the process really used (which bench.duels prints beside them).
+py-spy sees Python frames only, and the server's busiest modules run compiled to C
+(server/__init__.py): their time falls to the interpreted frame that called them (the socket's
+reader, the scribe's task). Run the bench under BIJSE_PURE=1 to split the sources' time.
 """
 
 import subprocess

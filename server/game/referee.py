@@ -110,9 +110,10 @@ class Referee:
         """The members of the game whose token the server has seen (tokens.seen_at), read once
         a table."""
         if table.joined is None:
-            joined = await self.store.joined(table.game_id)
-            if table.joined is None:
-                table.joined = joined
+            # Another command may have read them while this one waited (and seen a member since):
+            # the table keeps the first. Asked of the table, not checked here: mypy (and mypyc's
+            # compiled code with it) would take `table.joined` to be None still after the await.
+            return table.joined_once(await self.store.joined(table.game_id))
         return table.joined
 
     async def execute(

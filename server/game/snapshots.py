@@ -80,7 +80,9 @@ def shape(ruleset: Ruleset[Any]) -> str:
     key = (ruleset.id, ruleset.state_version, ruleset.initial_state)
     known = SHAPES.get(key)
     if known is None:
-        root = typing.get_type_hints(ruleset.initial_state)["return"]
+        root = typing.get_type_hints(ruleset.initial_state).get("return")
+        if root is None:  # compiled (server/__init__.py): the type of a game's first state
+            root = type(ruleset.initial_state(ruleset.config().model_dump(mode="json")))
         text = "\n".join([f"{ruleset.id} {ruleset.state_version}", *fingerprint(root)])
         known = SHAPES[key] = hashlib.sha256(text.encode()).hexdigest()
     return known

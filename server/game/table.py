@@ -39,6 +39,12 @@ class Table:
         member: Member = self.committed_state.roster.members[player_id]
         return member
 
+    def joined_once(self, read: set[str]) -> set[str]:
+        """The members read from the store, unless another read set them first."""
+        if self.joined is None:
+            self.joined = read
+        return self.joined
+
 
 @dataclass(frozen=True, slots=True)
 class Answer:

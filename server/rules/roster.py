@@ -105,7 +105,7 @@ def upcast_player_joined_v1_v2(data: Json) -> Json:
     return data
 
 
-EVENTS = Catalog(
+EVENTS: Catalog = Catalog(
     [GameCreated, PlayerJoined, GameStarted, GameEnded],
     {("player_joined", 1): upcast_player_joined_v1_v2},
 )

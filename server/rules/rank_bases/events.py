@@ -9,7 +9,7 @@ from typing import Literal
 import msgspec
 
 from server.rules import roster
-from server.rules.events import Fact
+from server.rules.events import Catalog, Fact
 
 DuelCancelReason = Literal["organizer", "game_ended"]
 RaidCancelReason = Literal["organizer", "game_ended"]
@@ -149,7 +149,7 @@ class Delivered(Fact, frozen=True):
     points: int
 
 
-EVENTS = roster.EVENTS.extended(
+EVENTS: Catalog = roster.EVENTS.extended(
     [
         RankAssigned,
         PaperIssued,
