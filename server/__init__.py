@@ -142,4 +142,4 @@ def steer() -> bool:
     return False
 
 
-steer()
+NATIVE = steer()  # the compiled modules are in use

@@ -9,12 +9,17 @@ import os
 import shutil
 import subprocess
 import sys
+import time
+import urllib.request
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 import server
 
 LOGS = Path(__file__).parent / "logs"
+BIJSE = Path(sys.executable).with_name("bijse")  # the console script of this venv
 # Every view of every member (and of the public) at every seq of each frozen log, as JSON.
 VIEWS = """
 import json, sys
@@ -119,3 +124,31 @@ def test_compiled_and_source_show_the_same_views_of_every_old_log() -> None:
     compiled = json.loads(python(VIEWS, str(LOGS)))
     assert len(compiled) > 100
     assert compiled == json.loads(python(VIEWS, str(LOGS), pure=True))
+
+
+@pytest.mark.parametrize("pure", [False, True])
+def test_bijse_serve_says_when_it_runs_from_source(tmp_path: Path, pure: bool) -> None:
+    env = {k: v for k, v in os.environ.items() if k != "BIJSE_PURE"}
+    if pure:
+        env["BIJSE_PURE"] = "1"
+    database = f"sqlite+aiosqlite:///{tmp_path / 'bijse.db'}"
+    command = [str(BIJSE), "serve", "--port", "0", "--workers", "1", "--database-url", database]
+    with subprocess.Popen(command, stdout=subprocess.PIPE, text=True, env=env) as server:
+        try:
+            assert server.stdout is not None
+            said = [server.stdout.readline()]
+            while not said[-1].startswith("Bij se serves"):
+                said.append(server.stdout.readline())
+                assert said[-1], said  # the server ended before it served
+            base = said[-1].split()[3]  # Bij se serves http://127.0.0.1:<port> from …
+            for _ in range(100):  # serving: whatever it says on the way is said
+                try:
+                    with urllib.request.urlopen(f"{base}/healthz", timeout=5):
+                        break
+                except OSError:
+                    time.sleep(0.1)
+        finally:
+            server.terminate()
+        said += server.stdout.readlines()
+    told = any("run from source, not compiled (BIJSE_PURE is set)" in line for line in said)
+    assert told == pure, said

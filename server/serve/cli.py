@@ -15,6 +15,7 @@ from urllib.parse import urlsplit
 import orjson
 import uvicorn
 
+import server
 from server.serve.door import closing
 from server.serve.head import TimelyHttpProtocol
 from server.serve.intake import accepted, handed_over, open_files
@@ -152,6 +153,13 @@ def main(argv: list[str] | None = None) -> int:
         where = f"http://{args.host}:{listener.getsockname()[1]}"
         limit = f"; open files: up to {files:,} a process"
         print(f"Bij se serves {where} from {url}{workers}{limit}", flush=True)
+        if not server.NATIVE:
+            why = "BIJSE_PURE is set" if os.environ.get("BIJSE_PURE") else "they are stale"
+            print(
+                f"The rules and views run from source, not compiled ({why}): "
+                "./deploy/setup.sh compiles them (a tenth less CPU a command).",
+                flush=True,
+            )
         if creation is None:
             print(
                 "Game creation is closed: this server is reachable beyond this machine. Give it "
