@@ -52,7 +52,14 @@ def main() -> None:
         ext_modules=mypycify(paths, group_name=server.GROUP, opt_level="1"),
         script_args=["--quiet", "build_ext", "--inplace"],
     )
-    built = {"candidates": server.candidates(), "sources": server.digests(paths)}
+    from server.game.snapshots import shape  # (from source: the build's own process)
+    from server.rules import RULESETS
+
+    built = {
+        "candidates": server.candidates(),
+        "sources": server.digests(paths),
+        "shapes": {ruleset_id: shape(ruleset) for ruleset_id, ruleset in RULESETS.items()},
+    }
     server.RECORD.write_text(json.dumps(built, indent=1) + "\n")
     print(f"compile: {len(paths)} modules compiled to C")
 

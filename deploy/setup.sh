@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Shared by serve.sh and test.sh: a virtualenv in .venv with the project installed (editable),
-# and its busiest modules compiled to C (server/native.py; again only when a source changed).
+# and its busiest modules compiled to C (server/__init__.py says which; again only once a source changed).
 # Reinstalls only when pyproject.toml changed since the last install (one with extras counts).
 set -euo pipefail
 cd "$(dirname "$0")/.."

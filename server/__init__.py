@@ -72,8 +72,9 @@ def digests(paths: Sequence[str]) -> dict[str, str]:
 
 
 def record() -> dict[str, Any]:
-    """What the last whole build considered (`candidates`) and compiled (`sources`, by their
-    hashes then); {} when there is none."""
+    """What the last whole build considered (`candidates`), compiled (`sources`, by their
+    hashes then) and read of each ruleset's state from source (`shapes`: game/snapshots.py);
+    {} when there is none."""
     try:
         written = json.loads(RECORD.read_text())
     except (OSError, ValueError):
@@ -97,6 +98,7 @@ def fresh() -> bool:
             built
             and bool(sources)
             and written.get("candidates") == candidates()
+            and isinstance(written.get("shapes"), dict)  # (snapshots.shape reads them)
             and digests(list(sources)) == sources
         )
     except OSError:  # a compiled module's source is gone

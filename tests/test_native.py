@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 
 import server
+from server.rules import RULESETS
 
 LOGS = Path(__file__).parent / "logs"
 BIJSE = Path(sys.executable).with_name("bijse")  # the console script of this venv
@@ -152,3 +153,18 @@ def test_bijse_serve_says_when_it_runs_from_source(tmp_path: Path, pure: bool) -
         said += server.stdout.readlines()
     told = any("run from source, not compiled (BIJSE_PURE is set)" in line for line in said)
     assert told == pure, said
+
+
+def test_a_snapshot_is_read_back_only_by_the_kind_of_server_that_packed_it() -> None:
+    """Compiled classes pickle apart from the same classes run from source: a snapshot's shape
+    says which packed it, and is the sources' shape (read by the build) all the same."""
+    code = (
+        "import json; from server.game.snapshots import shape; from server.rules import RULESETS; "
+        "print(json.dumps({id: shape(r) for id, r in RULESETS.items()}))"
+    )
+    compiled, pure = json.loads(python(code)), json.loads(python(code, pure=True))
+    assert sorted(compiled) == sorted(pure) and "card-duel" in pure
+    for ruleset_id, shape in pure.items():
+        version = RULESETS[ruleset_id].state_version
+        marked = hashlib.sha256(f"compiled {shape} {version}".encode()).hexdigest()
+        assert compiled[ruleset_id] == marked != shape

@@ -25,6 +25,7 @@ from typing import Any
 import orjson
 from pydantic import BaseModel
 
+import server
 from server.clock import now_ms
 from server.game.table import Table
 from server.rules.core import Ruleset
@@ -80,10 +81,16 @@ def shape(ruleset: Ruleset[Any]) -> str:
     key = (ruleset.id, ruleset.state_version, ruleset.initial_state)
     known = SHAPES.get(key)
     if known is None:
-        root = typing.get_type_hints(ruleset.initial_state).get("return")
-        if root is None:  # compiled (server/__init__.py): the type of a game's first state
-            root = type(ruleset.initial_state(ruleset.config().model_dump(mode="json")))
-        text = "\n".join([f"{ruleset.id} {ruleset.state_version}", *fingerprint(root)])
+        built = server.record().get("shapes", {}) if server.NATIVE else {}
+        if ruleset.id in built:
+            # Compiled (server/__init__.py), the classes' annotations lose their arguments
+            # (`tuple[int, ...]` is `tuple`): the build read the shape from the sources. Marked
+            # apart: a compiled state and one from source are pickled differently, and a
+            # snapshot is only read back by the kind of server that packed it.
+            text = f"compiled {built[ruleset.id]} {ruleset.state_version}"
+        else:
+            root = typing.get_type_hints(ruleset.initial_state)["return"]
+            text = "\n".join([f"{ruleset.id} {ruleset.state_version}", *fingerprint(root)])
         known = SHAPES[key] = hashlib.sha256(text.encode()).hexdigest()
     return known
 
