@@ -82,16 +82,17 @@ def record() -> dict[str, Any]:
     return written if isinstance(written, dict) else {}
 
 
-def recorded() -> dict[str, str]:
-    """The sources the last whole build compiled, by their hashes then."""
-    sources = record().get("sources")
+def recorded(written: dict[str, Any] | None = None) -> dict[str, str]:
+    """The sources the last whole build compiled (or the one `written`), by their hashes then."""
+    sources = (record() if written is None else written).get("sources")
     return sources if isinstance(sources, dict) else {}
 
 
 def fresh() -> bool:
     """True when the compiled modules on disk were built from the sources as they are (and the
     build would consider the same modules now: none added, none left out since)."""
-    written, sources = record(), recorded()
+    written = record()
+    sources = recorded(written)
     built = any((ROOT / "server").glob(GROUP.split(".")[1] + "__mypyc.*"))
     try:
         return (

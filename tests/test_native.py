@@ -47,17 +47,22 @@ print(json.dumps(out, sort_keys=True))
 """
 
 
-def python(code: str, *args: str, cwd: Path | None = None, pure: bool = False) -> str:
+def environment(pure: bool) -> dict[str, str]:
+    """This process's environment, with BIJSE_PURE set only when `pure`."""
     env = {k: v for k, v in os.environ.items() if k != "BIJSE_PURE"}
     if pure:
         env["BIJSE_PURE"] = "1"
+    return env
+
+
+def python(code: str, *args: str, cwd: Path | None = None, pure: bool = False) -> str:
     done = subprocess.run(
         [sys.executable, "-c", code, *args],
         capture_output=True,
         text=True,
         timeout=300,
         cwd=cwd or server.ROOT,
-        env=env,
+        env=environment(pure),
         check=False,
     )
     assert done.returncode == 0, done.stderr
@@ -129,17 +134,16 @@ def test_compiled_and_source_show_the_same_views_of_every_old_log() -> None:
 
 @pytest.mark.parametrize("pure", [False, True])
 def test_bijse_serve_says_when_it_runs_from_source(tmp_path: Path, pure: bool) -> None:
-    env = {k: v for k, v in os.environ.items() if k != "BIJSE_PURE"}
-    if pure:
-        env["BIJSE_PURE"] = "1"
     database = f"sqlite+aiosqlite:///{tmp_path / 'bijse.db'}"
     command = [str(BIJSE), "serve", "--port", "0", "--workers", "1", "--database-url", database]
-    with subprocess.Popen(command, stdout=subprocess.PIPE, text=True, env=env) as server:
+    with subprocess.Popen(
+        command, stdout=subprocess.PIPE, text=True, env=environment(pure)
+    ) as serving:
         try:
-            assert server.stdout is not None
-            said = [server.stdout.readline()]
+            assert serving.stdout is not None
+            said = [serving.stdout.readline()]
             while not said[-1].startswith("Bij se serves"):
-                said.append(server.stdout.readline())
+                said.append(serving.stdout.readline())
                 assert said[-1], said  # the server ended before it served
             base = said[-1].split()[3]  # Bij se serves http://127.0.0.1:<port> from …
             for _ in range(100):  # serving: whatever it says on the way is said
@@ -149,8 +153,8 @@ def test_bijse_serve_says_when_it_runs_from_source(tmp_path: Path, pure: bool) -
                 except OSError:
                     time.sleep(0.1)
         finally:
-            server.terminate()
-        said += server.stdout.readlines()
+            serving.terminate()
+        said += serving.stdout.readlines()
     told = any("run from source, not compiled (BIJSE_PURE is set)" in line for line in said)
     assert told == pure, said
 
