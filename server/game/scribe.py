@@ -31,9 +31,12 @@ class Scribe:
         self.wake = asyncio.Event()
         self.task: asyncio.Task[None] | None = None
         self.failures = Failures()
+        # Bound once: every asyncio.get_running_loop() asks the kernel for the process's id.
+        self.loop: asyncio.AbstractEventLoop | None = None
 
     def start(self) -> None:
-        self.task = asyncio.create_task(self.run(), name="scribe")
+        self.loop = asyncio.get_running_loop()
+        self.task = self.loop.create_task(self.run(), name="scribe")
 
     async def stop(self) -> None:
         if self.task is not None:
@@ -55,7 +58,8 @@ class Scribe:
         Unavailable). `basis` is the write it was decided on top of: when that one fails, this
         one fails with it, unwritten, even if its seq would fit the log's end by then (another
         server wrote as many events): it was decided on a state the log never had."""
-        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        loop = self.loop or asyncio.get_running_loop()
+        future: asyncio.Future[None] = loop.create_future()
         self.queue.append((append, future, basis))
         self.wake.set()
         return future

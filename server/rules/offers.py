@@ -13,6 +13,7 @@ from typing import Any, NamedTuple, ParamSpec
 
 from server.clock import iso
 from server.rules.core import Command, Context, Json, Member, RuleError
+from server.rules.refusal import Refusal
 from server.rules.roster import EndGame, Roster, StartGame, require_lobby, require_not_ended
 
 P = ParamSpec("P")
@@ -48,13 +49,13 @@ def may(offers: Mapping[str, Offer]) -> Json:
 
 
 def judged(guard: Callable[P, object], *args: P.args, **kwargs: P.kwargs) -> str | None:
-    """The refusal code of a guard (a function that raises RuleError) given these arguments,
-    None when it passes."""
+    """The refusal code of a guard (a function that answers a Refusal or raises a RuleError)
+    given these arguments, None when it passes."""
     try:
-        guard(*args, **kwargs)
+        found = guard(*args, **kwargs)
     except RuleError as error:
         return error.code
-    return None
+    return found.code if isinstance(found, Refusal) else None
 
 
 def tried(

@@ -51,6 +51,7 @@ from server.rules.card_duel.evolve import evolve
 from server.rules.card_duel.state import CardDuel, Duel, Fighter, Outcome
 from server.rules.core import Context, Member, RuleError
 from server.rules.events import UNSET, Fact, Unset
+from server.rules.refusal import Refusal, sure
 from server.rules.story import Decider, Lifecycle, Story, tells
 
 
@@ -146,8 +147,8 @@ def leave_from(state: CardDuel, now: int) -> str:
 
 
 def challenge(state: CardDuel, command: Challenge, ctx: Context) -> list[Fact]:
-    me, target = challenged(state, command.target, command.ranged, ctx.actor, ctx.now)
-    card = None if command.card_id is None else held(me, command.card_id)
+    me, target = sure(challenged(state, command.target, command.ranged, ctx.actor, ctx.now))
+    card = None if command.card_id is None else sure(held(me, command.card_id))
     now = ctx.now
     started = DuelStarted(
         duel_id=ctx.new_id("d"),
@@ -168,113 +169,126 @@ def challenge(state: CardDuel, command: Challenge, ctx: Context) -> list[Fact]:
     return facts
 
 
-# -- guards: each raises the refusal decide gives; `offers` (offers.py) asks the same ones -------
+# -- guards: each answers the refusal decide gives (a Refusal, server/rules/refusal.py);
+# `offers` (offers.py) asks the same ones for every view ---------------------------------------
 
 
-def ready(state: CardDuel, me: Fighter, now: int) -> None:
+def ready(state: CardDuel, me: Fighter, now: int) -> Refusal | None:
     """The challenger's side of a challenge, checked before whom it names."""
     if not me.alive:
-        raise RuleError("dead", "the dead do not duel")
+        return Refusal("dead", "the dead do not duel")
     if me.stunned(now):
-        raise RuleError("stunned", "a stunned player cannot challenge")
+        return Refusal("stunned", "a stunned player cannot challenge")
     if state.active_duel(me, now):
-        raise RuleError("busy", "you are already in a duel")
+        return Refusal("busy", "you are already in a duel")
+    return None
 
 
-def named(state: CardDuel, target: str, actor: Member) -> Fighter:
+def named(state: CardDuel, target: str, actor: Member) -> Fighter | Refusal:
     """The fighter a challenge names. A player names a code, the proof of the touch (players
     never learn each other's codes but by it); only an organizer may name a `player_id`."""
     member = state.roster.find(target)
     if member is None or member.player_id not in state.fighters:
-        raise RuleError("not_found", f"no player has the code {target}")
+        return Refusal("not_found", f"no player has the code {target}")
     if target == member.player_id and actor.role != "organizer":
-        raise RuleError("code_required", "name your opponent by their code")
+        return Refusal("code_required", "name your opponent by their code")
     return state.fighters[member.player_id]
 
 
-def available(state: CardDuel, target: Fighter, now: int) -> None:
+def available(state: CardDuel, target: Fighter, now: int) -> Refusal | None:
     """The target's side of a challenge."""
     name = state.roster.members[target.player_id].name
     if not target.alive:
-        raise RuleError("dead", f"{name} is dead")
+        return Refusal("dead", f"{name} is dead")
     if state.active_duel(target, now):
-        raise RuleError("busy", f"{name} is in a duel")
+        return Refusal("busy", f"{name} is in a duel")
     if target.stunned(now):
-        raise RuleError("stunned", f"{name} is stunned")
+        return Refusal("stunned", f"{name} is stunned")
     if target.immune(now):
-        raise RuleError("immune", f"{name} has free leave")
+        return Refusal("immune", f"{name} has free leave")
+    return None
 
 
 def challenged(
     state: CardDuel, target: str, ranged: bool, actor: Member, now: int
-) -> tuple[Fighter, Fighter]:
+) -> tuple[Fighter, Fighter] | Refusal:
     """The challenger and the target of an acceptable challenge (of `target`, a code), or its
     refusal."""
     roster.require_running(state.roster)
     me = find(state, actor.player_id)
     member = state.roster.find(target)
     if member is None or member.player_id not in state.fighters:  # a typo is told first
-        raise RuleError("not_found", f"no player has the code {target}")
-    ready(state, me, now)
+        return Refusal("not_found", f"no player has the code {target}")
+    refused = ready(state, me, now)
+    if refused is not None:
+        return refused
     if ranged and "crossbow" not in me.items:
-        raise RuleError("needs_crossbow", "a ranged challenge needs a crossbow")
+        return Refusal("needs_crossbow", "a ranged challenge needs a crossbow")
     opponent = named(state, target, actor)
+    if isinstance(opponent, Refusal):
+        return opponent
     if opponent.player_id == me.player_id:
-        raise RuleError("invalid", "a player cannot challenge themselves")
-    available(state, opponent, now)
-    return me, opponent
+        return Refusal("invalid", "a player cannot challenge themselves")
+    refused = available(state, opponent, now)
+    return (me, opponent) if refused is None else refused
 
 
-def my_duel(state: CardDuel, duel_id: str, actor: Member, now: int) -> Duel:
+def my_duel(state: CardDuel, duel_id: str, actor: Member, now: int) -> Duel | Refusal:
     """The acting player's duel in progress, by id."""
     roster.require_running(state.roster)
     duel = state.duels.get(duel_id)
     if duel is None:
-        raise RuleError("not_found", f"no duel {duel_id} is in progress")
+        return Refusal("not_found", f"no duel {duel_id} is in progress")
     if actor.player_id not in duel.players:
-        raise RuleError("forbidden", "this is not your duel")
+        return Refusal("forbidden", "this is not your duel")
     if duel.expired(now):
-        raise RuleError("duel_over", "the duel timed out")
+        return Refusal("duel_over", "the duel timed out")
     return duel
 
 
-def may_leave(state: CardDuel, duel_id: str, actor: Member, now: int) -> Duel:
+def may_leave(state: CardDuel, duel_id: str, actor: Member, now: int) -> Duel | Refusal:
     """A duel the actor may leave: an opponent who does not pick (gone, out of signal) must not
     hold a player for good."""
     duel = my_duel(state, duel_id, actor, now)
+    if isinstance(duel, Refusal):
+        return duel
     if duel.opponent(actor.player_id) in duel.picks:
-        raise RuleError("opponent_picked", "your opponent has picked: pick a card")
+        return Refusal("opponent_picked", "your opponent has picked: pick a card")
     if now < duel.leave_from:
-        raise RuleError("too_soon", f"you may leave the duel from {iso(duel.leave_from)}")
+        return Refusal("too_soon", f"you may leave the duel from {iso(duel.leave_from)}")
     return duel
 
 
 def may_pick(
     state: CardDuel, duel_id: str, card_id: str, actor: Member, now: int
-) -> tuple[Duel, Card]:
+) -> tuple[Duel, Card] | Refusal:
     """The duel and the card of an acceptable pick."""
     duel = my_duel(state, duel_id, actor, now)
+    if isinstance(duel, Refusal):
+        return duel
     card = held(state.fighters[actor.player_id], card_id)
+    if isinstance(card, Refusal):
+        return card
     if actor.player_id in duel.picks:
-        raise RuleError("already_picked", "you have picked a card this round")
+        return Refusal("already_picked", "you have picked a card this round")
     return duel, card
 
 
-def held(fighter: Fighter, card_id: str) -> Card:
+def held(fighter: Fighter, card_id: str) -> Card | Refusal:
     """A card of the fighter's hand, by id."""
     card = fighter.card(card_id)
     if card is None:
-        raise RuleError("not_your_card", f"you hold no card {card_id}")
+        return Refusal("not_your_card", f"you hold no card {card_id}")
     return card
 
 
 def leave(state: CardDuel, command: LeaveDuel, ctx: Context) -> list[Fact]:
-    duel = may_leave(state, command.duel_id, ctx.actor, ctx.now)
+    duel = sure(may_leave(state, command.duel_id, ctx.actor, ctx.now))
     return [cancelled(state, duel.duel_id, "left", by=ctx.actor.player_id)]
 
 
 def pick(state: CardDuel, command: Pick, ctx: Context) -> list[Fact]:
-    duel, card = may_pick(state, command.duel_id, command.card_id, ctx.actor, ctx.now)
+    duel, card = sure(may_pick(state, command.duel_id, command.card_id, ctx.actor, ctx.now))
     me = ctx.actor.player_id
     picked = CardPicked(duel_id=duel.duel_id, round=duel.round, player_id=me, card_id=card.card_id)
     events: list[Fact] = [picked]
