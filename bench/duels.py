@@ -6,7 +6,9 @@ holding a view that includes it, bytes and messages each watching phone receives
 server's peak RSS and CPU, and (same run, same disk) the raw durable SQLite single-event insert
 rate with the ratio of the two. `--compare` runs the pairs in games of two, then in one game with
 the watchers (4,800 unless told: a festival of 5,000) and the organizer's console open, and prints
-the ratios. A run of one game keeps its console open unless `--no-console`.
+the ratios; `--pairs N` runs both N times by turns and prints each pair's ratios and their
+medians (the machine's speed drifts between runs). A run of one game keeps its console open
+unless `--no-console`.
 
 A duel is played as the PWA plays it: the challenger sends its first pick with the challenge
 (`card_id`), the target picks, and both pick again while rounds are drawn. `--pick-apart`: the
@@ -19,7 +21,7 @@ a player in the field does: the same phones at a human pace.
 
     .venv/bin/python -m bench.duels [--phones 200] [--per-game 2 | --one-game] [--watchers 0]
                                     [--console | --no-console] [--seconds 10] [--compare]
-                                    [--pick-apart] [--think 0] [--profile]
+                                    [--pairs 1] [--pick-apart] [--think 0] [--profile]
 """
 
 import argparse
@@ -446,13 +448,20 @@ def report(layout: Layout, result: dict[str, Any], url: str) -> None:
     print(f"  by process      {split} µs")
 
 
-def compare(apart: dict[str, Any], together: dict[str, Any]) -> None:
-    duels = together["duels_per_s"] / apart["duels_per_s"]
-    p99 = together["p99_ms"] / apart["p99_ms"]
-    print("one game / separate games:")
-    print(f"duels/s ratio     {duels:8.2f}   (to reach: >= 0.8)")
-    print(f"p99 ratio         {p99:8.2f}   (to reach: <= 2)")
-    print(f"per watcher/duel  {together['watcher_bytes']:8.0f} B   (to reach: <= 200 B)")
+def compare(apart: list[dict[str, Any]], together: list[dict[str, Any]]) -> None:
+    """The ratios of each pair of runs (separate games, then one game), and their medians."""
+    duels = [t["duels_per_s"] / a["duels_per_s"] for a, t in zip(apart, together, strict=True)]
+    p99 = [t["p99_ms"] / a["p99_ms"] for a, t in zip(apart, together, strict=True)]
+    heard = statistics.median(t["watcher_bytes"] for t in together)
+    if apart[1:]:
+        print(f"one game / separate games, median of {len(duels)} pairs:")
+        shown = (f"{d:.2f} (p99 {p:.2f})" for d, p in zip(duels, p99, strict=True))
+        print("  pairs: " + ", ".join(shown))
+    else:
+        print("one game / separate games:")
+    print(f"duels/s ratio     {statistics.median(duels):8.2f}   (to reach: >= 0.8)")
+    print(f"p99 ratio         {statistics.median(p99):8.2f}   (to reach: <= 2)")
+    print(f"per watcher/duel  {heard:8.0f} B   (to reach: <= 200 B)")
 
 
 def main() -> None:
@@ -487,6 +496,12 @@ def main() -> None:
         help="the pairs in games of two, then in one game with the watchers; prints the ratios",
     )
     parser.add_argument(
+        "--pairs",
+        type=int,
+        default=1,
+        help="with --compare: run both so many times, by turns, and print the median ratios",
+    )
+    parser.add_argument(
         "--pick-apart",
         action="store_true",
         help="the challenger picks once the duel has started, not with its challenge",
@@ -517,7 +532,9 @@ def main() -> None:
             layout.pick_apart = args.pick_apart
             layout.think = args.think
         results = []
-        for n, layout in enumerate(runs):
+        # The machine's speed drifts from one minute to the next: a comparison is made of runs
+        # by turns, and its ratios are the medians of theirs.
+        for n, layout in enumerate(runs * (args.pairs if args.compare else 1)):
             url = args.database_url or f"sqlite:///{folder / f'bench{n}.db'}"
             spied = folder / f"profile{n}.txt" if args.profile else None
             results.append(measure(layout, args.seconds, url, spied))
@@ -526,7 +543,7 @@ def main() -> None:
                 sampler.show(spied, results[-1]["elapsed"], results[-1]["commands"])
             print()
         if args.compare:
-            compare(*results)
+            compare(results[0::2], results[1::2])
         if not args.database_url:
             raw = raw_insert_rate(folder)
             print(f"raw SQLite durable single-event inserts/s {raw:8.0f}")
