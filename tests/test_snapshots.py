@@ -4,8 +4,11 @@ log or the code is ignored; what follows a snapshot is never lost."""
 import asyncio
 import dataclasses
 import itertools
+import os
 import pickle
 import random
+import subprocess
+import sys
 import zlib
 from typing import Any
 
@@ -22,7 +25,6 @@ from server.game.referee import Referee
 from server.game.snapshots import fingerprint, pack, shape, unpack
 from server.rules.card_duel import RULESET
 from server.rules.card_duel.commands import Challenge, GrantItem, Pick
-from server.rules.card_duel.state import CardDuel
 from server.rules.core import Event, RuleError, fold
 from server.rules.roster import AddPlayer, StartGame
 from server.store import Append, Snapshot, Store, migrate
@@ -178,8 +180,24 @@ def test_the_shape_follows_the_state_s_fields_and_the_ruleset_s_version() -> Non
     Inner.__annotations__["n"] = str  # a nested field changes its type
     assert fingerprint(Outer) != before
     assert shape(dataclasses.replace(RULESET, state_version=2)) != shape(RULESET)
-    fighter = "server.rules.card_duel.state.Fighter("
-    assert any(line.startswith(fighter) for line in fingerprint(CardDuel))
+    # The real state's classes, read from source as the build reads them (compiled, a class's
+    # annotations lose their arguments: `Final[Layered[str, Fighter]]` is `Final`).
+    walked = subprocess.run(
+        [sys.executable, "-c", WALK],
+        env={**os.environ, "BIJSE_PURE": "1"},
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.splitlines()
+    fighter = "server.rules.card_duel.state.Fighter(player_id: typing.Final[str], "
+    assert any(line.startswith(fighter) for line in walked)
+
+
+WALK = """
+from server.game.snapshots import fingerprint
+from server.rules.card_duel.state import CardDuel
+print("\\n".join(fingerprint(CardDuel)))
+"""
 
 
 async def referee_on(database_url: str) -> Referee:

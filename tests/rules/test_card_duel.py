@@ -26,8 +26,8 @@ from server.rules.card_duel.commands import (
     Revive,
     SettleDispute,
 )
+from server.rules.card_duel.config import Config
 from server.rules.card_duel.decide import named
-from server.rules.card_duel.state import Config
 from server.rules.core import Event, Member, RuleError
 from server.rules.roster import AddPlayer, EndGame, StartGame
 from server.rules.validation import invalid

@@ -2,12 +2,13 @@
 
 from server.rules import roster
 from server.rules.card_duel.commands import COMMANDS
+from server.rules.card_duel.config import Config
 from server.rules.card_duel.decide import decide
 from server.rules.card_duel.directory import directory
 from server.rules.card_duel.events import EVENTS
 from server.rules.card_duel.evolve import evolve, initial_state
 from server.rules.card_duel.offers import offers
-from server.rules.card_duel.state import CardDuel, Config
+from server.rules.card_duel.state import CardDuel
 from server.rules.card_duel.view import audience, private, rows, shared, touched, view
 from server.rules.core import Ruleset, Sight
 

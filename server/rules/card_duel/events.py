@@ -18,7 +18,7 @@ from server.rules.events import UNSET, Fact, Json, Unset
 
 CancelReason = Literal["organizer", "timeout", "left", "game_ended"]
 # The organizer's config default when leaving a duel was added: duels logged before it could be
-# left from then on (server/rules/card_duel/state.py, Config.leave_after_s).
+# left from then on (server/rules/card_duel/config.py, Config.leave_after_s).
 LEAVE_AFTER_MS = 60_000
 
 

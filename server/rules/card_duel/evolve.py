@@ -7,6 +7,7 @@ from typing import Any
 from server.clock import parse_iso
 from server.rules import roster
 from server.rules.card_duel.cards import Card, CardFace
+from server.rules.card_duel.config import Config
 from server.rules.card_duel.events import (
     CardGranted,
     CardPicked,
@@ -33,7 +34,6 @@ from server.rules.card_duel.offline import record_id
 from server.rules.card_duel.state import (
     NO_STARTS,
     CardDuel,
-    Config,
     Dispute,
     Duel,
     Fighter,
@@ -43,15 +43,110 @@ from server.rules.card_duel.state import (
     Start,
     Suffered,
 )
-from server.rules.core import Event, Json, replacer
+from server.rules.core import Event, Json
 from server.rules.events import UNSET, Fact
-from server.rules.grown import Appended
+from server.rules.frozen import KEEP, Keep
+from server.rules.grown import Appended, Layered
+from server.rules.roster import Roster
 
-# Each class's own `replace`, bound once: replaying a long log calls them for nearly every event.
-new_state: Callable[..., CardDuel] = replacer(CardDuel)
-new_duel: Callable[..., Duel] = replacer(Duel)
-new_fighter: Callable[..., Fighter] = replacer(Fighter)
-new_settled: Callable[..., Settled] = replacer(Settled)
+
+def new_state(
+    state: CardDuel,
+    *,
+    roster: Roster | Keep = KEEP,
+    fighters: Layered[str, Fighter] | Keep = KEEP,
+    duels: dict[str, Duel] | Keep = KEEP,
+    last_duels: Layered[str, Duel] | Keep = KEEP,
+    offline: Layered[str, Settled] | Keep = KEEP,
+    offline_order: tuple[str, ...] | Keep = KEEP,
+    offline_of: Layered[str, str] | Keep = KEEP,
+    records: Layered[str, str] | Keep = KEEP,
+    voids: Layered[str, int] | Keep = KEEP,
+    disputed: tuple[str, ...] | Keep = KEEP,
+) -> CardDuel:
+    """The state with the fields given changed (each event makes one: compiled and typed, where
+    `dataclasses.replace` looks each field up by name)."""
+    return CardDuel(
+        state.roster if isinstance(roster, Keep) else roster,
+        state.config,
+        state.fighters if isinstance(fighters, Keep) else fighters,
+        state.duels if isinstance(duels, Keep) else duels,
+        state.last_duels if isinstance(last_duels, Keep) else last_duels,
+        state.offline if isinstance(offline, Keep) else offline,
+        state.offline_order if isinstance(offline_order, Keep) else offline_order,
+        state.offline_of if isinstance(offline_of, Keep) else offline_of,
+        state.records if isinstance(records, Keep) else records,
+        state.voids if isinstance(voids, Keep) else voids,
+        state.disputed if isinstance(disputed, Keep) else disputed,
+    )
+
+
+def new_duel(
+    duel: Duel,
+    *,
+    deadline: int | Keep | None = KEEP,
+    leave_from: int | Keep = KEEP,
+    round: int | Keep = KEEP,
+    picks: dict[str, str] | Keep = KEEP,
+    rounds: tuple[Round, ...] | Keep = KEEP,
+    outcomes: tuple[Outcome, ...] | Keep = KEEP,
+) -> Duel:
+    """The duel with the fields given changed."""
+    return Duel(
+        duel.duel_id,
+        duel.players,
+        duel.ranged,
+        duel.deadline if isinstance(deadline, Keep) else deadline,
+        duel.leave_from if isinstance(leave_from, Keep) else leave_from,
+        duel.round if isinstance(round, Keep) else round,
+        duel.picks if isinstance(picks, Keep) else picks,
+        duel.rounds if isinstance(rounds, Keep) else rounds,
+        duel.outcomes if isinstance(outcomes, Keep) else outcomes,
+        duel.offline,
+    )
+
+
+def changed(
+    fighter: Fighter,
+    *,
+    counted: bool = True,
+    cards: tuple[Card, ...] | Keep = KEEP,
+    alive: bool | Keep = KEEP,
+    wounded: bool | Keep = KEEP,
+    stunned_until: int | Keep | None = KEEP,
+    immune_until: int | Keep | None = KEEP,
+    items: tuple[str, ...] | Keep = KEEP,
+    duel_id: str | Keep | None = KEEP,
+    suffered: Suffered | Keep | None = KEEP,
+    key: str | Keep | None = KEEP,
+    key_id: str | Keep | None = KEEP,
+    keys: tuple[str, ...] | Keep = KEEP,
+    starts: Appended[Start] | Keep = KEEP,
+    won: int | Keep = KEEP,
+    lost: int | Keep = KEEP,
+) -> Fighter:
+    """The fighter with the changes: one more `revision` of it (unless not `counted`), counted
+    on from the one before (a revived fighter's too: a record signed before the death must not
+    match again)."""
+    f = fighter
+    return Fighter(
+        f.player_id,
+        f.cards if isinstance(cards, Keep) else cards,
+        f.alive if isinstance(alive, Keep) else alive,
+        f.wounded if isinstance(wounded, Keep) else wounded,
+        f.stunned_until if isinstance(stunned_until, Keep) else stunned_until,
+        f.immune_until if isinstance(immune_until, Keep) else immune_until,
+        f.items if isinstance(items, Keep) else items,
+        f.duel_id if isinstance(duel_id, Keep) else duel_id,
+        f.suffered if isinstance(suffered, Keep) else suffered,
+        f.key if isinstance(key, Keep) else key,
+        f.key_id if isinstance(key_id, Keep) else key_id,
+        f.keys if isinstance(keys, Keep) else keys,
+        f.revision + 1 if counted else f.revision,
+        f.starts if isinstance(starts, Keep) else starts,
+        f.won if isinstance(won, Keep) else won,
+        f.lost if isinstance(lost, Keep) else lost,
+    )
 
 
 def initial_state(config: Json) -> CardDuel:
@@ -71,23 +166,17 @@ def cards(faces: tuple[CardFace, ...]) -> tuple[Card, ...]:
     return tuple(Card.load(face) for face in faces)
 
 
-def with_fighters(state: CardDuel, *fighters: Fighter, **changes: Any) -> CardDuel:
-    """The state with these fighters (made by `changed`), and any other fields in one go."""
-    grown = state.fighters.grown({f.player_id: f for f in fighters})
-    return new_state(state, fighters=grown, **changes)
-
-
-def changed(fighter: Fighter, **changes: Any) -> Fighter:
-    """The fighter with the changes: one more `revision` of it, counted on from the one before
-    (a revived fighter's too: a record signed before the death must not match again)."""
-    return new_fighter(fighter, revision=fighter.revision + 1, **changes)
+def with_fighters(state: CardDuel, *fighters: Fighter) -> Layered[str, Fighter]:
+    """The state's fighters with these (made by `changed`)."""
+    return state.fighters.grown({f.player_id: f for f in fighters})
 
 
 def joined(state: CardDuel, fact: FighterJoined) -> CardDuel:
     state = new_state(state, roster=roster.joined(state.roster, fact))
     if fact.cards is UNSET:
         return state
-    return with_fighters(state, Fighter(fact.player_id, cards(fact.cards), revision=1))
+    fighter = Fighter(fact.player_id, cards(fact.cards), revision=1)
+    return new_state(state, fighters=with_fighters(state, fighter))
 
 
 def start(state: CardDuel, fact: DuelStarted) -> CardDuel:
@@ -106,7 +195,7 @@ def start(state: CardDuel, fact: DuelStarted) -> CardDuel:
     immune_until = challenger.immune_until
     if immune_until is not None and immune_until > at:
         immune_until = at  # challenging ends one's own free leave
-    return with_fighters(
+    fighters = with_fighters(
         state,
         changed(
             challenger,
@@ -121,13 +210,13 @@ def start(state: CardDuel, fact: DuelStarted) -> CardDuel:
             suffered=still_suffered(target, at),
             starts=began(target, duel, at),
         ),
-        duels={**state.duels, duel.duel_id: duel},
     )
+    return new_state(state, fighters=fighters, duels={**state.duels, duel.duel_id: duel})
 
 
 def began(fighter: Fighter, duel: Duel, at: int) -> Appended[Start]:
     """The fighter's starts with this duel's: as it stood just before, without its history."""
-    before = new_fighter(fighter, starts=NO_STARTS)
+    before = changed(fighter, counted=False, starts=NO_STARTS)
     return fighter.starts.added(Start(fighter.revision, at, duel.duel_id, before))
 
 
@@ -135,8 +224,8 @@ def registered(state: CardDuel, fact: KeyRegistered, counted: bool) -> CardDuel:
     """A key joins the fighter's keys; a v1 line counts as a change of the fighter, as it did."""
     fighter = state.fighters[fact.player_id]
     keys = fighter.keys if fact.public_key in fighter.keys else (*fighter.keys, fact.public_key)
-    made = changed if counted else new_fighter
-    return with_fighters(state, made(fighter, key=fact.public_key, key_id=fact.key_id, keys=keys))
+    made = changed(fighter, counted=counted, key=fact.public_key, key_id=fact.key_id, keys=keys)
+    return new_state(state, fighters=with_fighters(state, made))
 
 
 def still_suffered(fighter: Fighter, at: int) -> Suffered | None:
@@ -192,7 +281,7 @@ def finish(
     winner = sole_winner(duel) if counted else None
     freed = [tallied(state.fighters[p], winner) for p in duel.players]
     last = state.last_duels.grown({p: duel for p in duel.players})
-    return with_fighters(state, *freed, duels=duels, last_duels=last)
+    return new_state(state, fighters=with_fighters(state, *freed), duels=duels, last_duels=last)
 
 
 def sole_winner(duel: Duel) -> str | None:
@@ -232,7 +321,7 @@ def settled(state: CardDuel, fact: OfflineDuelRecorded | OfflineDuelVoid) -> Car
 def disputed(state: CardDuel, fact: OfflineDuelDisputed) -> CardDuel:
     record = None if fact.record is None else tuple(fact.record)
     dispute = Dispute(fact.reason, tuple(fact.duels), record, fact.loser, fact.effect)
-    entry = new_settled(state.offline[fact.duel_id], dispute=dispute)
+    entry = replace(state.offline[fact.duel_id], dispute=dispute)
     return new_state(
         state,
         offline=state.offline.grown({fact.duel_id: entry}),
@@ -243,7 +332,7 @@ def disputed(state: CardDuel, fact: OfflineDuelDisputed) -> CardDuel:
 def ruled(state: CardDuel, fact: DisputeSettled) -> CardDuel:
     entry = state.offline[fact.duel_id]
     assert entry.dispute is not None  # decide settles only a dispute
-    entry = new_settled(entry, dispute=replace(entry.dispute, ruling=fact.ruling))
+    entry = replace(entry, dispute=replace(entry.dispute, ruling=fact.ruling))
     return new_state(state, offline=state.offline.grown({fact.duel_id: entry}))
 
 
@@ -257,7 +346,8 @@ Change = Callable[[CardDuel, Any], CardDuel]
 
 def fighter_effect(effect: Callable[[Fighter, Any], Fighter]) -> Change:
     def change(state: CardDuel, fact: Any) -> CardDuel:
-        return with_fighters(state, effect(state.fighters[fact.player_id], fact))
+        fighter = effect(state.fighters[fact.player_id], fact)
+        return new_state(state, fighters=with_fighters(state, fighter))
 
     return change
 
