@@ -90,7 +90,10 @@ class Phone:
     async def receive(self, timeout: float = 5) -> dict[str, Any]:
         import asyncio
 
-        message: dict[str, Any] = json.loads(await asyncio.wait_for(self.socket.recv(), timeout))
+        # asyncio.timeout, not wait_for: Python 3.11's wait_for may swallow a cancellation that
+        # comes as a message arrives, and a reader cancelled then read on (a suite hung on it).
+        async with asyncio.timeout(timeout):
+            message: dict[str, Any] = json.loads(await self.socket.recv())
         if message["type"] == "view":
             assert message["seq"] >= self.seq, "views arrive in seq order"
             self.view, self.seq = message["view"], message["seq"]
