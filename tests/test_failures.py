@@ -9,7 +9,7 @@ from server.game import failures
 from server.game.failures import Failures
 from server.game.scribe import Scribe
 from server.store import Append, Store, Unavailable, Unstorable
-from server.store.backends import Rows
+from server.store.seal import Rows
 from tests.lines import Line
 
 FULL = "sqlite3.OperationalError: database or disk is full"

@@ -15,8 +15,9 @@ from server.rules.card_duel.commands import Challenge, GrantItem
 from server.rules.core import Member, RuleError
 from server.rules.roster import AddPlayer, StartGame
 from server.store import Store, migrate
-from server.store.backends import Rows, Unavailable
 from server.store.database import parse_url
+from server.store.errors import Unavailable
+from server.store.seal import Rows
 from server.web import sockets
 from server.web.limits import Limits
 

@@ -14,19 +14,11 @@ import orjson
 from sqlalchemy.engine import URL
 
 from server.store import database
-from server.store.backends import (
-    Append,
-    Backend,
-    Conflict,
-    Line,
-    Rows,
-    SqlBackend,
-    SqliteBackend,
-    Unavailable,
-    Unstorable,
-)
+from server.store.backends import Backend, SqlBackend, SqliteBackend
 from server.store.chain import Json
+from server.store.errors import Conflict, Unavailable, Unstorable
 from server.store.models import GameRow
+from server.store.seal import Append, Line, Rows
 
 E = TypeVar("E")
 # Reads a line of the log (type, data, version) into an event: a ruleset's `read`.

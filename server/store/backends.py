@@ -11,48 +11,37 @@ import fcntl
 import sqlite3
 import threading
 import time
-from collections.abc import AsyncIterator, Callable, Iterator, Sequence
+from collections.abc import AsyncIterator, Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager, contextmanager, suppress
-from dataclasses import dataclass, field
 from functools import partial
 from queue import SimpleQueue
 from typing import IO, Any, Protocol, TypeVar
 
 import asyncpg
-import orjson
 from sqlalchemy import BigInteger, LargeBinary, cast, insert, literal, select, text, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from server.store import chain
-from server.store.chain import Json
-from server.store.models import EventRow, GameRow, SnapshotRow, TokenRow
+from server.store.errors import Conflict, Unavailable, Unstorable
+from server.store.models import SnapshotRow
+from server.store.seal import (
+    EVENT_COLUMNS,
+    EVENTS,
+    GAME_COLUMNS,
+    GAMES,
+    TOKEN_COLUMNS,
+    TOKENS,
+    Prepared,
+    Row,
+    Rows,
+    check_and_seal,
+    heads_after,
+    prepare,
+)
 
-EVENTS = EventRow.__table__  # type: ignore[attr-defined]
-GAMES = GameRow.__table__  # type: ignore[attr-defined]
-TOKENS = TokenRow.__table__  # type: ignore[attr-defined]
 SNAPSHOTS = SnapshotRow.__table__  # type: ignore[attr-defined]
-
-
-class Conflict(Exception):
-    """Another writer got there first: a seq or a command id of the batch is taken."""
-
-
-class Unavailable(Exception):
-    """The database could not be written (the web layer answers 503 `unavailable`: retry);
-    `detail` is the cause, for the operator."""
-
-    def __init__(self, detail: str) -> None:
-        super().__init__(detail)
-        self.detail = detail
-
-
-class Unstorable(Unavailable):
-    """A value the database cannot hold (on PostgreSQL a data exception, such as U+0000 in text;
-    a number out of range): it belongs to one append of the batch, and retrying cannot help
-    (the web layer answers 422 `invalid`)."""
 
 
 def cause(error: BaseException) -> str:
@@ -70,129 +59,6 @@ def cause(error: BaseException) -> str:
 def data_exception(error: DBAPIError) -> bool:
     """PostgreSQL's SQLSTATE class 22, data exception: the value, not the database."""
     return str(getattr(error.orig, "sqlstate", "")).startswith("22")
-
-
-class Line(Protocol):
-    """What the store writes of an event: it knows no rules (server/rules/events.py)."""
-
-    @property
-    def type(self) -> str: ...
-    @property
-    def version(self) -> int: ...
-    @property
-    def data(self) -> Json: ...
-
-
-@dataclass(slots=True)
-class Append:
-    """One command's events for one game, numbered from `expected_seq + 1`.
-
-    The command id goes on the last event: its seq is the command's answer.
-    """
-
-    game_id: str
-    expected_seq: int
-    events: Sequence[Line]
-    at: int
-    actor: str | None
-    command_id: str | None = None
-    tokens: list[tuple[str, str]] = field(default_factory=list)  # (token, player_id)
-    game: GameRow | None = None  # set when the append creates the game
-
-
-@dataclass(frozen=True, slots=True)
-class Rows:
-    """A write's appends, each game's in order. The backend turns them into the tables' rows."""
-
-    appends: Sequence[Append]
-
-    @property
-    def events(self) -> int:
-        return sum(len(a.events) for a in self.appends)
-
-    @property
-    def lengths(self) -> list[tuple[str, int, int]]:
-        """(game_id, expected_seq, number of events) per append."""
-        return [(a.game_id, a.expected_seq, len(a.events)) for a in self.appends]
-
-    def heads(self) -> dict[str, int]:
-        """Each game's seq its first append continues from."""
-        heads: dict[str, int] = {}
-        for a in self.appends:
-            heads.setdefault(a.game_id, a.expected_seq)
-        return heads
-
-
-def heads_after(rows: Rows) -> dict[str, int]:
-    """Each game's last seq once the rows are written."""
-    return {game_id: expected + count for game_id, expected, count in rows.lengths}
-
-
-GAME_COLUMNS = tuple(c.name for c in GAMES.columns)
-TOKEN_COLUMNS = tuple(c.name for c in TOKENS.columns)
-EVENT_COLUMNS = tuple(c.name for c in EVENTS.columns)
-Row = tuple[Any, ...]  # a table's row, in its columns' order
-
-
-@dataclass(frozen=True, slots=True)
-class Prepared:
-    """What a write's rows need that the log's end does not change, made before the transaction."""
-
-    games: list[Row]
-    tokens: list[Row]
-    # Per append, each event's data as the table holds it (the keys in the order given) and
-    # canonical (for its hash).
-    datas: list[list[tuple[str, bytes]]]
-
-
-def prepare(rows: Rows) -> Prepared:
-    try:
-        datas = [
-            [(orjson.dumps(e.data).decode(), chain.canonical(e.data)) for e in a.events]
-            for a in rows.appends
-        ]
-    except (TypeError, ValueError, OverflowError) as error:  # data JSON cannot hold
-        raise Unstorable(str(error)) from error
-    return Prepared(
-        games=[
-            tuple(getattr(a.game, name) for name in GAME_COLUMNS)
-            for a in rows.appends
-            if a.game is not None
-        ],
-        tokens=[  # not seen yet
-            (token, a.game_id, player, None) for a in rows.appends for token, player in a.tokens
-        ],
-        datas=datas,
-    )
-
-
-Ends = dict[str, tuple[int, str]]  # game_id -> the seq and hash of its last event
-
-
-def check_and_seal(rows: Rows, prepared: Prepared, found: Ends) -> tuple[list[Row], Ends]:
-    """Each append must continue its game exactly where the log ends (`found`; no gap, no
-    overlap); every new event is chained to the one before it. Answers the events table's rows,
-    and where they leave each game."""
-    ends = dict(found)
-    events: list[Row] = []
-    for a, datas in zip(rows.appends, prepared.datas, strict=True):
-        game_id, at, actor = a.game_id, a.at, a.actor
-        seq, previous = ends.get(game_id, (0, chain.GENESIS))
-        if a.expected_seq != seq:
-            raise Conflict(f"game {game_id} is at seq {seq}, not {a.expected_seq}")
-        parts = chain.shared(game_id, at, actor)
-        last = seq + len(a.events)
-        for event, (stored, canonical) in zip(a.events, datas, strict=True):
-            seq += 1
-            type_, version = event.type, event.version
-            digest = chain.event_digest(parts, canonical, previous, seq, type_, version)
-            command_id = a.command_id if seq == last else None
-            events.append(
-                (game_id, seq, type_, version, stored, at, actor, command_id, previous, digest)
-            )
-            previous = digest
-        ends[game_id] = seq, previous
-    return events, ends
 
 
 COLUMNS = ("seq", "type", "data", "at", "actor", "command_id", "version", "prev_hash", "hash")
