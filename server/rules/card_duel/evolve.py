@@ -166,17 +166,22 @@ def cards(faces: tuple[CardFace, ...]) -> tuple[Card, ...]:
     return tuple(Card.load(face) for face in faces)
 
 
-def with_fighters(state: CardDuel, *fighters: Fighter) -> Layered[str, Fighter]:
-    """The state's fighters with these (made by `changed`)."""
-    return state.fighters.grown({f.player_id: f for f in fighters})
+def with_fighters(
+    state: CardDuel,
+    *fighters: Fighter,
+    duels: dict[str, Duel] | Keep = KEEP,
+    last_duels: Layered[str, Duel] | Keep = KEEP,
+) -> CardDuel:
+    """The state with these fighters (made by `changed`), and its duels when given."""
+    grown = state.fighters.grown({f.player_id: f for f in fighters})
+    return new_state(state, fighters=grown, duels=duels, last_duels=last_duels)
 
 
 def joined(state: CardDuel, fact: FighterJoined) -> CardDuel:
     state = new_state(state, roster=roster.joined(state.roster, fact))
     if fact.cards is UNSET:
         return state
-    fighter = Fighter(fact.player_id, cards(fact.cards), revision=1)
-    return new_state(state, fighters=with_fighters(state, fighter))
+    return with_fighters(state, Fighter(fact.player_id, cards(fact.cards), revision=1))
 
 
 def start(state: CardDuel, fact: DuelStarted) -> CardDuel:
@@ -195,7 +200,7 @@ def start(state: CardDuel, fact: DuelStarted) -> CardDuel:
     immune_until = challenger.immune_until
     if immune_until is not None and immune_until > at:
         immune_until = at  # challenging ends one's own free leave
-    fighters = with_fighters(
+    return with_fighters(
         state,
         changed(
             challenger,
@@ -210,8 +215,8 @@ def start(state: CardDuel, fact: DuelStarted) -> CardDuel:
             suffered=still_suffered(target, at),
             starts=began(target, duel, at),
         ),
+        duels={**state.duels, duel.duel_id: duel},
     )
-    return new_state(state, fighters=fighters, duels={**state.duels, duel.duel_id: duel})
 
 
 def began(fighter: Fighter, duel: Duel, at: int) -> Appended[Start]:
@@ -225,7 +230,7 @@ def registered(state: CardDuel, fact: KeyRegistered, counted: bool) -> CardDuel:
     fighter = state.fighters[fact.player_id]
     keys = fighter.keys if fact.public_key in fighter.keys else (*fighter.keys, fact.public_key)
     made = changed(fighter, counted=counted, key=fact.public_key, key_id=fact.key_id, keys=keys)
-    return new_state(state, fighters=with_fighters(state, made))
+    return with_fighters(state, made)
 
 
 def still_suffered(fighter: Fighter, at: int) -> Suffered | None:
@@ -281,7 +286,7 @@ def finish(
     winner = sole_winner(duel) if counted else None
     freed = [tallied(state.fighters[p], winner) for p in duel.players]
     last = state.last_duels.grown({p: duel for p in duel.players})
-    return new_state(state, fighters=with_fighters(state, *freed), duels=duels, last_duels=last)
+    return with_fighters(state, *freed, duels=duels, last_duels=last)
 
 
 def sole_winner(duel: Duel) -> str | None:
@@ -346,8 +351,7 @@ Change = Callable[[CardDuel, Any], CardDuel]
 
 def fighter_effect(effect: Callable[[Fighter, Any], Fighter]) -> Change:
     def change(state: CardDuel, fact: Any) -> CardDuel:
-        fighter = effect(state.fighters[fact.player_id], fact)
-        return new_state(state, fighters=with_fighters(state, fighter))
+        return with_fighters(state, effect(state.fighters[fact.player_id], fact))
 
     return change
 
