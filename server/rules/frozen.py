@@ -13,12 +13,12 @@ folding an event (card-duel: 7 µs an event, bench/replay.py). A `Frozen` value 
             self.duel_id = duel_id
 
 Compiled, it is a C struct that its own __init__ fills in directly (0.03 µs against 0.53 for a
-frozen dataclass of four fields),
-its fields are read-only (`Final`: mypy refuses an assignment outside __init__, the compiled
-class at run time), and the collector never visits it (`acyclic`: a value is built from values
-made before it, so none is ever part of a cycle). From source, the same class runs as a plain
-dataclass. Either way the dataclass gives it `==`, `hash`, `repr`, `fields` and `replace`; its
-__init__'s parameters are its fields, in their order.
+frozen dataclass of four fields), its fields are read-only (`Final`: mypy refuses an assignment
+outside __init__, the compiled class at run time), and the collector never visits it
+(`acyclic`: a value is built from values made before it, so none is ever part of a cycle).
+From source, the same class runs as a plain dataclass. Either way the dataclass gives it `==`,
+`hash`, `repr`, `fields` and `replace`; its __init__'s parameters are its fields, in their
+order.
 """
 
 from dataclasses import fields
