@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-from playwright.async_api import BrowserContext, Page, Route, WebSocketRoute
+from playwright.async_api import BrowserContext, Page, Route, WebSocketRoute, expect
 
 SCREENSHOTS = Path(__file__).resolve().parent / "screenshots"
 STUN_CARD = "Rána židlí"  # 3/2 stun: beats the 2/3 wound card on the big number
@@ -124,6 +124,16 @@ async def pick(page: Page, title: str) -> None:
     """On the duel screen: tap the card with this title, then confirm it."""
     await page.locator('[data-testid^="card-"]', has_text=title).click()
     await page.get_by_test_id("pick-confirm").click()
+
+
+async def invite_url(page: Page, name: str) -> str:
+    """On the invite sheet: the join URL of the member named exactly `name`, once its QR shows.
+    By the name's own line: a substring of the whole card (which `has_text` matches, ignoring
+    case) can also turn up in another card's code or token."""
+    name_line = page.locator(".invite-name", has_text=re.compile(f"^{re.escape(name)}$"))
+    invite = page.locator('[data-testid^="invite-p"]').filter(has=name_line)
+    await expect(invite.locator(".invite-qr svg")).to_be_visible()
+    return await invite.get_by_test_id("invite-url").inner_text()
 
 
 def local(url: str, live_server: str) -> str:

@@ -15,6 +15,7 @@ from tests.browser.helpers import (
     Phone,
     command,
     gm_session,
+    invite_url,
     local,
     new_gm_game,
     server_view,
@@ -77,11 +78,7 @@ async def test_gm_runs_two_rounds_with_a_phone_rolling(
     await gm.get_by_test_id("add-players").click()
     await expect(gm.get_by_test_id("add-status")).to_contain_text("1")
     await gm.get_by_test_id("show-invites").click()
-    alice_invite = gm.locator('[data-testid^="invite-"]', has_text="Alice").filter(
-        has=gm.get_by_test_id("invite-url")
-    )
-    await expect(alice_invite.locator(".invite-qr svg")).to_be_visible()
-    alice_url = await alice_invite.get_by_test_id("invite-url").inner_text()
+    alice_url = await invite_url(gm, "Alice")
     await gm.get_by_test_id("back-to-console").click()
     members = (await server_view(api, gid, org))["members"]
     alice_id = next(player_id for player_id, m in members.items() if m["name"] == "Alice")

@@ -10,6 +10,7 @@ from playwright.async_api import BrowserContext, Page, expect
 from tests.browser.helpers import (
     Phone,
     command,
+    invite_url,
     local,
     new_rank_game,
     top_shot,
@@ -253,8 +254,7 @@ async def test_console_from_creation_to_the_end(
 
     await console.get_by_test_id("show-invites").click()
     await expect(console.get_by_test_id("invite-team").first).to_contain_text("Tým: Rudí")
-    invite = console.locator('[data-testid^="invite-p"]', has_text="Velitel M")
-    leader_url = await invite.get_by_test_id("invite-url").inner_text()
+    leader_url = await invite_url(console, "Velitel M")
     await console.get_by_test_id("back-to-console").click()
     leader = await (await phone()).new_page()
     errors += watch_errors(leader)

@@ -18,6 +18,7 @@ from tests.browser.helpers import (
     Phone,
     command,
     gm_session,
+    invite_url,
     local,
     new_gm_game,
     server_view,
@@ -75,14 +76,6 @@ def label(card: dict[str, Any]) -> str:
 def character(view: dict[str, Any], character_id: str) -> dict[str, Any]:
     found: dict[str, Any] = view["characters"][character_id]
     return found
-
-
-async def invite_url(gm: Page, name: str) -> str:
-    invite = gm.locator('[data-testid^="invite-"]', has_text=name).filter(
-        has=gm.get_by_test_id("invite-url")
-    )
-    await expect(invite.locator(".invite-qr svg")).to_be_visible()
-    return await invite.get_by_test_id("invite-url").inner_text()
 
 
 async def add_character(gm: Page, fields: dict[str, str], player_id: str | None) -> None:
