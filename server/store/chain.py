@@ -67,8 +67,9 @@ def unsealed(
 def shared(game_id: str, at: int, actor: str | None) -> tuple[bytes, bytes]:
     """What the canonical forms of one append's events share: the parts before and after `data`
     (keys in sorted order: actor, at, data, game_id, prev_hash, seq, type, version)."""
-    before = b'{"actor":' + orjson.dumps(actor) + b',"at":' + orjson.dumps(iso(at)) + b',"data":'
-    return before, b',"game_id":' + orjson.dumps(game_id) + b',"prev_hash":'
+    who = b"null" if actor is None else quoted(actor)
+    before = b'{"actor":' + who + b',"at":"' + iso(at).encode() + b'","data":'
+    return before, b',"game_id":' + quoted(game_id) + b',"prev_hash":'
 
 
 def event_digest(
@@ -77,20 +78,30 @@ def event_digest(
     """`digest(unsealed(...))` of an event, its canonical form put together from its parts
     (`parts` from `shared`, `data` its `canonical`) rather than a line built and sorted: the
     writer hashes every event it writes."""
-    version_part = b"" if version == 1 else b',"version":' + orjson.dumps(version)
+    version_part = b"" if version == 1 else b',"version":' + str(version).encode()
     body = b"".join(
         (
             parts[0],
             data,
             parts[1],
-            orjson.dumps(prev_hash),
-            b',"seq":%d,"type":' % seq,
-            orjson.dumps(type),
+            quoted(prev_hash),
+            b',"seq":',
+            str(seq).encode(),
+            b',"type":',
+            quoted(type),
             version_part,
             b"}",
         )
     )
     return hashlib.sha256(body).hexdigest()
+
+
+def quoted(text: str) -> bytes:
+    """A string as canonical JSON; ids, hashes and types (letters, digits, `_`, `-`, `.`) need
+    no escaping and are written as they are, the rest by orjson."""
+    if text.isascii() and text.replace("_", "").replace("-", "").replace(".", "").isalnum():
+        return b'"' + text.encode() + b'"'
+    return orjson.dumps(text)
 
 
 def seal(lines: list[Json]) -> list[Json]:
