@@ -4,7 +4,8 @@ no load generator, nothing but the server's own work.
 Pairs of card-duel fighters (in games of two unless `--per-game`; in one game the organizer's
 console is open) duel as bench/duels.py's phones do (challenge with the challenger's pick, the
 target picks, both pick again until the duel ends; `--pick-apart`: the challenger picks after),
-each command a socket's text frame handed to `sockets.answer_now` as the protocol hands it;
+each command a socket's text frame handed to `answer_now` (server/web/answer.py) as the protocol
+hands it;
 the referee decides it, the scribe writes it to a real SQLite file (on /dev/shm unless
 `--folder`: the disk's flush is not the server's CPU), the hub shows it to a screen per fighter
 and to the organizer's console, and each screen's socket takes the messages at once. Every pair
@@ -46,8 +47,8 @@ from server.rules.core import Json, Member
 from server.rules.roster import AddPlayer, AddPlayers, StartGame
 from server.serve.cli import GC_YOUNG
 from server.store import Store, migrate
+from server.web.answer import Later, Limited, answer_now
 from server.web.limits import Limits
-from server.web.sockets import Later, Limited, answer_now
 
 
 class Socket:
@@ -71,8 +72,7 @@ class Bench:
         self.referee = referee
         self.game_id = game_id
         self.organizer = organizer
-        self.limited = object.__new__(Limited)
-        self.limited.limits, self.limited.address, self.limited.spend = Limits(False), "bench", None
+        self.limited = Limited(Limits(False), "bench")
         self.sockets: list[Socket] = []
         self.commands = 0
         self.refused = 0

@@ -10,7 +10,8 @@ that define classes of another metaclass (pydantic models, SQLModel tables, msgs
 mypyc cannot compile them, or would hide their fields from their library; found by the build)
 and those LEFT_OUT for what mypyc does not do. The web layer and the CLI stay interpreted:
 their classes extend uvicorn's and Starlette's, and a WebSocket handler compiled behaved
-differently when cancelled.
+differently when cancelled; but for the answer to a phone's message (server/web/answer.py),
+which every command goes through and which never waits.
 
 Python imports an extension before a source of the same name, so a source edited after a build
 would be shadowed by its old compiled self, and the compiled modules call one another directly
@@ -34,9 +35,10 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 FOLDERS = ("server/rules", "server/game", "server/store")
-FILES = ("server/clock.py",)
+FILES = ("server/clock.py", "server/web/answer.py")
 LEFT_OUT = {
-    # Generic dataclasses: mypyc makes classes of them that cannot be subscripted.
+    # Generic dataclasses: mypyc makes classes of them that cannot be subscripted (the Story
+    # itself is compiled: server/rules/telling.py).
     "server/rules/rows.py",
     "server/rules/story.py",
     # An async generator (mypyc has none); and the store's work is the database's, not Python's.

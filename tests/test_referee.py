@@ -18,7 +18,7 @@ from server.store import Store, migrate
 from server.store.database import parse_url
 from server.store.errors import Unavailable
 from server.store.seal import Rows
-from server.web import sockets
+from server.web import answer, sockets
 from server.web.limits import Limits
 
 
@@ -286,11 +286,9 @@ async def test_a_command_decided_on_top_of_a_write_that_conflicts_is_decided_aga
     assert [r.type for r in log].count("duel_started") == 1
 
 
-def chatter() -> sockets.Limited:
+def chatter() -> answer.Limited:
     """A socket's limits, off, for the referee's socket path without a socket."""
-    limited = object.__new__(sockets.Limited)
-    limited.limits, limited.address, limited.spend = Limits(enabled=False), "test", None
-    return limited
+    return answer.Limited(Limits(enabled=False), "test")
 
 
 def command_text(command_id: str, **command: Any) -> str:
@@ -308,9 +306,9 @@ async def test_a_socket_command_answered_at_once_conflicts_and_is_decided_again(
     await two.games.table(game_id)  # the second server has the game in memory, then falls behind
     await one.execute(game_id, anna, "c1", Challenge(target=bob.code))
     posted: list[Any] = []
-    deferred: asyncio.Queue[sockets.Later] = asyncio.Queue()
+    deferred: asyncio.Queue[answer.Later] = asyncio.Queue()
     text = command_text("c2", type="challenge", target=bob.code)
-    now = sockets.answer_now(
+    now = answer.answer_now(
         two, chatter(), game_id, cyril, text, posted.append, deferred.put_nowait
     )
     assert now is None and posted == []  # on its way to disk
@@ -334,7 +332,7 @@ async def test_a_socket_command_answered_at_once_whose_write_fails_is_refused(
     monkeypatch.setattr(referee.store.backend, "write", broken)
     posted: list[Any] = []
     text = command_text("c1", type="challenge", target=bob.code)
-    now = sockets.answer_now(referee, chatter(), game_id, anna, text, posted.append, print)
+    now = answer.answer_now(referee, chatter(), game_id, anna, text, posted.append, print)
     assert now is None
     for _ in range(100):
         if posted:

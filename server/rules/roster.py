@@ -23,7 +23,16 @@ from server.rules.core import (
 )
 from server.rules.events import UNSET, Catalog, Fact, Unset
 from server.rules.grown import grow, one_command
-from server.rules.keyed import keyed
+
+# The roster's checks and views run compiled (server/rules/lineup.py); they are read as its own.
+from server.rules.lineup import find_member
+from server.rules.lineup import game_view as game_view
+from server.rules.lineup import member_view as member_view
+from server.rules.lineup import members_view as members_view
+from server.rules.lineup import onlooker_view as onlooker_view
+from server.rules.lineup import require_lobby as require_lobby
+from server.rules.lineup import require_not_ended as require_not_ended
+from server.rules.lineup import require_running as require_running
 from server.rules.rows import Collection, Made
 
 Status = Literal["lobby", "running", "ended"]
@@ -125,20 +134,7 @@ class Roster:
 
     def find(self, target: str) -> Member | None:
         """A member by player id or by code (codes are typed in any case)."""
-        if target in self.members:
-            return self.members[target]
-        player_id = self.codes.get(target.strip().upper())
-        return None if player_id is None else self.members[player_id]
-
-
-def require_running(roster: Roster) -> None:
-    if roster.status != "running":
-        raise RuleError("game_not_running", f"the game is {roster.status}, not running")
-
-
-def require_not_ended(roster: Roster) -> None:
-    if roster.status == "ended":
-        raise RuleError("game_not_running", "the game has ended")
+        return find_member(self, target)
 
 
 CODES = len(CODE_ALPHABET) ** 4
@@ -158,11 +154,6 @@ def new_code(roster: Roster, ctx: Context) -> str:
         code = code_of(ctx.chance.draw(CODES))
         if code not in roster.codes:
             return code
-
-
-def require_lobby(roster: Roster) -> None:
-    if roster.status != "lobby":
-        raise RuleError("game_not_running", f"the game is {roster.status}, it cannot start")
 
 
 def admit(roster: Roster, command: AddPlayer) -> None:
@@ -255,28 +246,6 @@ def opening(
     return story.state, [created, *story.events]
 
 
-def game_view(roster: Roster) -> Json:
-    return {
-        "game_id": roster.game_id,
-        "name": roster.name,
-        "ruleset": roster.ruleset,
-        "status": roster.status,
-        "seed_sha256": roster.seed_sha256,
-        "seed": roster.seed,
-        "config": roster.config,
-    }
-
-
-def member_view(member: Member) -> Json:
-    return {
-        "player_id": member.player_id,
-        "name": member.name,
-        "role": member.role,
-        "team": member.team,
-        "code": member.code,
-    }
-
-
 def member_row(state: HasRoster, player_id: str, now: int) -> Made:
     """A member's row of an organizer's console (`MEMBER_ROWS`)."""
     member = state.roster.members.get(player_id)
@@ -286,21 +255,6 @@ def member_row(state: HasRoster, player_id: str, now: int) -> Made:
 # Every member by player id, a row at a time: the organizer's `members`. A member is only ever
 # added, never changed: a console's `named` yields its row until it is shown, then no more.
 MEMBER_ROWS: Collection[Any] = Collection(lambda state: state.roster.members, member_row)
-
-
-def onlooker_view(viewer: Member) -> Json | None:
-    """The private part of an organizer (who they are) or a spectator (nothing), who play no
-    part in the fighting; None for anyone else."""
-    if viewer.role == "organizer":
-        return {"me": {"player_id": viewer.player_id, "name": viewer.name, "role": viewer.role}}
-    if viewer.role == "spectator":
-        return {}
-    return None
-
-
-def members_view(roster: Roster) -> Json:
-    """Every member by player id: the GM's list (a player looks names up in the directory)."""
-    return keyed((member_view(m) for m in roster.members.values()), "player_id")
 
 
 def mentioned(state: HasRoster, events: list[Event]) -> set[str]:

@@ -4,41 +4,21 @@ the game starts, the game ends).
 
 A handler tells facts to the `Story`; each is applied at once (`evolve`), so a later step of the
 same command sees what an earlier one did (a hit before the bleeding it opens), and the state
-after the command comes with its events: nobody folds them twice.
+after the command comes with its events: nobody folds them twice. The Story and `tells` run
+compiled (server/rules/telling.py: every event a command causes is told through them); the
+Decider and the Lifecycle stay Python's (mypyc's classes of generic dataclasses fail).
 """
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Generic
 
-import msgspec
-
 from server.rules import roster
 from server.rules.core import Command, Context, Event, RuleError, S
 from server.rules.events import Fact
+from server.rules.telling import Handler, Story, tells
 
-
-class Story(Generic[S]):
-    """The events one command causes, and the state they lead to."""
-
-    def __init__(self, state: S, evolve: Callable[[S, Event], S], ctx: Context) -> None:
-        self.state = state
-        self.evolve = evolve
-        self.ctx = ctx
-        self.events: list[Event] = []
-
-    def tell(self, fact: Fact) -> None:
-        # A fact that can carry the draws it used gets them, for the verifier (docs/protocol.md).
-        drawn = self.ctx.__dict__.get("chance")  # drawn at all: `Context.chance` is made lazily
-        if drawn is not None and drawn.draws and "chance" in fact.__struct_fields__:
-            fact = msgspec.structs.replace(fact, chance=drawn.record())
-        event = Event.of(fact)
-        self.events.append(event)
-        self.state = self.evolve(self.state, event)
-
-
-# A command's handler; `Any`: each handler takes its own command class.
-Handler = Callable[[Story[S], Any, Context], None]
+__all__ = ["Decider", "Handler", "Lifecycle", "Story", "tells"]
 
 
 def nobody_objects(state: Any, command: roster.AddPlayer, ctx: Context) -> None:
@@ -101,13 +81,3 @@ class Decider(Generic[S]):
         self.lifecycle.admit(state, command, ctx)
         joined = roster.joining(state.roster, command, ctx)
         story.tell(self.lifecycle.joined(state, joined, ctx))
-
-
-def tells(decide: Callable[[S, Any, Context], list[Fact]]) -> Handler[S]:
-    """A handler from a function that decides every fact of a command on the state before it."""
-
-    def handler(story: Story[S], command: Command, ctx: Context) -> None:
-        for fact in decide(story.state, command, ctx):
-            story.tell(fact)
-
-    return handler

@@ -51,6 +51,7 @@ from server.rules.card_duel.evolve import evolve
 from server.rules.card_duel.state import CardDuel, Duel, Fighter, Outcome
 from server.rules.core import Context, Member, RuleError
 from server.rules.events import UNSET, Fact, Unset
+from server.rules.lineup import find_member, require_not_ended, require_running
 from server.rules.refusal import Refusal, sure
 from server.rules.story import Decider, Lifecycle, Story, tells
 
@@ -68,14 +69,14 @@ def ending(story: Story[CardDuel], ctx: Context) -> None:
 
 
 def grant_card(state: CardDuel, command: GrantCard, ctx: Context) -> list[Fact]:
-    roster.require_not_ended(state.roster)
+    require_not_ended(state.roster)
     fighter = alive(state, command.player_id)
     card = Card.issue(ctx.new_id("c"), command.card)
     return [CardGranted(player_id=fighter.player_id, card=card.face())]
 
 
 def grant_item(state: CardDuel, command: GrantItem, ctx: Context) -> list[Fact]:
-    roster.require_not_ended(state.roster)
+    require_not_ended(state.roster)
     fighter = alive(state, command.player_id)
     if command.item in fighter.items:
         raise RuleError("already_has_item", f"the player already has a {command.item}")
@@ -83,7 +84,7 @@ def grant_item(state: CardDuel, command: GrantItem, ctx: Context) -> list[Fact]:
 
 
 def heal(state: CardDuel, command: Heal, ctx: Context) -> list[Fact]:
-    roster.require_not_ended(state.roster)
+    require_not_ended(state.roster)
     fighter = alive(state, command.player_id)
     if not fighter.wounded:
         raise RuleError("not_wounded", "the player is not wounded")
@@ -91,7 +92,7 @@ def heal(state: CardDuel, command: Heal, ctx: Context) -> list[Fact]:
 
 
 def revive(state: CardDuel, command: Revive, ctx: Context) -> list[Fact]:
-    roster.require_not_ended(state.roster)
+    require_not_ended(state.roster)
     fighter = find(state, command.player_id)
     if fighter.alive:
         raise RuleError("not_dead", "only a dead player can be revived")
@@ -99,7 +100,7 @@ def revive(state: CardDuel, command: Revive, ctx: Context) -> list[Fact]:
 
 
 def cancel_duel(state: CardDuel, command: CancelDuel, ctx: Context) -> list[Fact]:
-    roster.require_not_ended(state.roster)
+    require_not_ended(state.roster)
     if command.duel_id not in state.duels:
         raise RuleError("not_found", f"no duel {command.duel_id} is in progress")
     return [cancelled(state, command.duel_id, "organizer")]
@@ -187,7 +188,7 @@ def ready(state: CardDuel, me: Fighter, now: int) -> Refusal | None:
 def named(state: CardDuel, target: str, actor: Member) -> Fighter | Refusal:
     """The fighter a challenge names. A player names a code, the proof of the touch (players
     never learn each other's codes but by it); only an organizer may name a `player_id`."""
-    member = state.roster.find(target)
+    member = find_member(state.roster, target)
     if member is None or member.player_id not in state.fighters:
         return Refusal("not_found", f"no player has the code {target}")
     if target == member.player_id and actor.role != "organizer":
@@ -214,9 +215,9 @@ def challenged(
 ) -> tuple[Fighter, Fighter] | Refusal:
     """The challenger and the target of an acceptable challenge (of `target`, a code), or its
     refusal."""
-    roster.require_running(state.roster)
+    require_running(state.roster)
     me = find(state, actor.player_id)
-    member = state.roster.find(target)
+    member = find_member(state.roster, target)
     if member is None or member.player_id not in state.fighters:  # a typo is told first
         return Refusal("not_found", f"no player has the code {target}")
     refused = ready(state, me, now)
@@ -235,7 +236,7 @@ def challenged(
 
 def my_duel(state: CardDuel, duel_id: str, actor: Member, now: int) -> Duel | Refusal:
     """The acting player's duel in progress, by id."""
-    roster.require_running(state.roster)
+    require_running(state.roster)
     duel = state.duels.get(duel_id)
     if duel is None:
         return Refusal("not_found", f"no duel {duel_id} is in progress")
@@ -390,7 +391,7 @@ EFFECT_EVENTS = ("escape", "stun", "wound", "death", "special")  # a failed esca
 
 
 def register_key(state: CardDuel, command: RegisterKey, ctx: Context) -> list[Fact]:
-    roster.require_not_ended(state.roster)
+    require_not_ended(state.roster)
     me = find(state, ctx.actor.player_id)
     offline.public_key(command.public_key)  # a point of the curve, or `invalid`
     key = KeyRegistered(
@@ -405,7 +406,7 @@ def offline_duel(state: CardDuel, command: OfflineDuel, ctx: Context) -> list[Fa
     """A record checked whole before anything is written, the cheap refusals first and the
     signatures last (they are what costs): its shape, chain, players, times and commitments,
     then against the log. Either phone may bring it; the second is told it is in already."""
-    roster.require_running(state.roster)
+    require_running(state.roster)
     record, messages = offline.read(command.record)
     if record.game_id != state.roster.game_id:
         raise RuleError("foreign_record", "the record is of another game")

@@ -4,6 +4,7 @@ from server.clock import iso
 from server.rules import roster
 from server.rules.core import Context, Json, Member, RuleError
 from server.rules.events import Fact
+from server.rules.lineup import find_member
 from server.rules.rank_bases.commands import (
     AssignRank,
     CancelDuel,
@@ -214,7 +215,7 @@ def open_duel(state: RankBases, command: OpenDuel, ctx: Context) -> list[Fact]:
     if command.target in state.roster.members:  # a player id: no proof of a touch
         raise RuleError("code_required", "name the opponent by the code on their phone")
     may_duel(state, me)
-    member = state.roster.find(command.target)
+    member = find_member(state.roster, command.target)
     if member is None or member.player_id not in state.players:
         raise RuleError("not_found", f"no player has the code {command.target}")
     target = state.players[member.player_id]
