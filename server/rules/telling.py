@@ -24,9 +24,15 @@ class Story(Generic[S]):
         drawn = self.ctx.__dict__.get("chance")  # drawn at all: `Context.chance` is made lazily
         if drawn is not None and drawn.draws and "chance" in fact.__struct_fields__:
             fact = msgspec.structs.replace(fact, chance=drawn.record())
-        event = Event.of(fact)
+        event = told(fact)
         self.events.append(event)
         self.state = self.evolve(self.state, event)
+
+
+def told(fact: Fact) -> Event:
+    """`Event.of(fact)`, made by tuple's own __new__: a NamedTuple's is Python's, and every
+    event a command causes is made here."""
+    return tuple.__new__(Event, (fact.kind, msgspec.to_builtins(fact), fact, fact.version))
 
 
 # A command's handler; `Any`: each handler takes its own command class.

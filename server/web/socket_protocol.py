@@ -320,7 +320,7 @@ class LeanWebSocketProtocol(WebSocketsSansIOProtocol):
         conn = self.conn
         if conn.state is not State.OPEN or conn.extensions or conn.expect_continuation_frame:
             return False
-        parts = conn.data_to_send()  # anything websockets queued (a pong) goes first
+        parts = conn.data_to_send() if conn.writes else []  # a pong websockets queued goes first
         for text in texts:
             data = text.encode()
             parts.append(text_frame_header(len(data)))
