@@ -11,7 +11,6 @@ it, so a fighter's view changes only when an event touches the fighter.
 """
 
 from collections.abc import Callable
-from functools import partial
 
 from server.rules.card_duel.commands import Challenge, LeaveDuel, Pick
 from server.rules.card_duel.decide import challenged, may_leave, may_pick
@@ -49,17 +48,18 @@ def fighting(state: CardDuel, viewer: Member, me: Fighter, now: int) -> dict[str
     found["pick"] = Offer(pick_of(duel_id, me.cards[0].card_id), picked)
     leave = judged(may_leave, state, duel_id, viewer, now)
     until = duel.leave_from if leave == "too_soon" else None
-    found["leave"] = Offer(partial(LeaveDuel.model_construct, duel_id=duel_id), leave, until)
+    found["leave"] = Offer(lambda: LeaveDuel.model_construct(duel_id=duel_id), leave, until)
     return found
 
 
 def challenge_of(me: Fighter, ranged: bool) -> Callable[[], Challenge]:
     # The fighter's own id stands for the code it will type: see the module's comment.
-    return partial(Challenge.model_construct, target=me.player_id, ranged=ranged)
+    target = me.player_id
+    return lambda: Challenge.model_construct(target=target, ranged=ranged)
 
 
 def pick_of(duel_id: str, card_id: str) -> Callable[[], Pick]:
-    return partial(Pick.model_construct, duel_id=duel_id, card_id=card_id)
+    return lambda: Pick.model_construct(duel_id=duel_id, card_id=card_id)
 
 
 def lasting(state: CardDuel, me: Fighter, refused: str | None, now: int) -> int | None:

@@ -219,8 +219,19 @@ LIFECYCLE = ("game_started", "game_ended")
 
 
 def myself(fighter: Fighter, viewer: Member) -> Json:
-    """The fighter as its own player sees it."""
-    return {**member_view(viewer), **status(fighter), **tally(fighter)}
+    """The fighter as its own player sees it: the same object again while the fighter is (a
+    pick changes the duel alone), which patch.changes does not even compare."""
+    kept = _shown_me.get(id(viewer))
+    if kept is not None and kept[1] is fighter:
+        return kept[2]
+    if len(_shown_me) >= SHOWN:
+        _shown_me.clear()
+    shown = {**member_view(viewer), **status(fighter), **tally(fighter)}
+    _shown_me[id(viewer)] = (viewer, fighter, shown)
+    return shown
+
+
+_shown_me: dict[int, tuple[Member, Fighter, Json]] = {}  # as _last_duels, below
 
 
 def status(fighter: Fighter) -> Json:
