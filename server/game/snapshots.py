@@ -13,6 +13,7 @@ snapshot that fails to be written is logged and forgotten.
 
 import asyncio
 import dataclasses
+import gc
 import hashlib
 import logging
 import os
@@ -118,6 +119,7 @@ def packed_apart(state: Any, answers: bytes) -> bytes:
         pid = os.fork()
     if pid == 0:  # the child
         code = 1
+        gc.disable()  # it lives for one pickling: a collection would only go through the game
         try:
             os.close(read)
             data = memoryview(pack(state, answers))
