@@ -218,20 +218,42 @@ def naming(kind: type[Fact]) -> tuple[str, ...]:
 LIFECYCLE = ("game_started", "game_ended")
 
 
+class Shown:
+    """A part of each viewer's view as last made, by id(viewer), with the viewer (held, so that no
+    other object takes its id) and the value of the state it was made of: while that value is
+    the same object, so is the part, which patch.changes does not even compare. One entry a
+    viewer (a screen keeps its member), all let go past SHOWN viewers; nobody may change a view
+    handed out."""
+
+    def __init__(self) -> None:
+        self.kept: dict[int, tuple[Member, object, Json]] = {}
+
+    def get(self, viewer: Member, source: object) -> Json | None:
+        """The part made for this viewer of this very value, if it is the latest."""
+        kept = self.kept.get(id(viewer))
+        return kept[2] if kept is not None and kept[1] is source else None
+
+    def keep(self, viewer: Member, source: object, shown: Json) -> Json:
+        if len(self.kept) >= SHOWN:
+            self.kept.clear()
+        self.kept[id(viewer)] = (viewer, source, shown)
+        return shown
+
+
+SHOWN = 1 << 14
+
+
 def myself(fighter: Fighter, viewer: Member) -> Json:
-    """The fighter as its own player sees it: the same object again while the fighter is (a
-    pick changes the duel alone), which patch.changes does not even compare."""
-    kept = _shown_me.get(id(viewer))
-    if kept is not None and kept[1] is fighter:
-        return kept[2]
-    if len(_shown_me) >= SHOWN:
-        _shown_me.clear()
-    shown = {**member_view(viewer), **status(fighter), **tally(fighter)}
-    _shown_me[id(viewer)] = (viewer, fighter, shown)
+    """The fighter as its own player sees it: made again only when the fighter changed (a pick
+    changes the duel alone)."""
+    shown = _myself.get(viewer, fighter)
+    if shown is None:
+        shown = {**member_view(viewer), **status(fighter), **tally(fighter)}
+        _myself.keep(viewer, fighter, shown)
     return shown
 
 
-_shown_me: dict[int, tuple[Member, Fighter, Json]] = {}  # as _last_duels, below
+_myself = Shown()
 
 
 def status(fighter: Fighter) -> Json:
@@ -276,32 +298,24 @@ def my_duel(state: CardDuel, duel: Duel, me: str) -> Json:
     }
 
 
-# Each viewer's last duel as last shown, by id(viewer): the viewer (held, so that no other object
-# takes its id), the duel and its view. A player's last duel is in every view of theirs, unchanged,
-# until their next duel ends: made once, and the same object again is not even compared
-# (patch.changes). One entry a viewer (a screen keeps its member), all let go past SHOWN viewers;
-# nobody may change a view handed out.
-SHOWN = 1 << 14
-_last_duels: dict[int, tuple[Member, Duel, Json]] = {}
-
-
 def my_last_duel(state: CardDuel, duel: Duel, viewer: Member) -> Json:
-    """(What it reads in `state` never changes once there: the opponent's name.)"""
-    kept = _last_duels.get(id(viewer))
-    if kept is not None and kept[1] is duel:
-        return kept[2]
-    if len(_last_duels) >= SHOWN:
-        _last_duels.clear()
-    me = viewer.player_id
-    shown = {
-        "duel_id": duel.duel_id,
-        "opponent": opponent(state, duel, me),
-        "rounds": rounds(duel),
-        "outcomes": [outcome(duel, o) for o in duel.outcomes],
-        "offline": duel.offline,
-    }
-    _last_duels[id(viewer)] = (viewer, duel, shown)
+    """A player's last duel is in every view of theirs, unchanged, until their next duel ends:
+    made once. (What it reads in `state` never changes once there: the opponent's name.)"""
+    shown = _last_duels.get(viewer, duel)
+    if shown is None:
+        me = viewer.player_id
+        shown = {
+            "duel_id": duel.duel_id,
+            "opponent": opponent(state, duel, me),
+            "rounds": rounds(duel),
+            "outcomes": [outcome(duel, o) for o in duel.outcomes],
+            "offline": duel.offline,
+        }
+        _last_duels.keep(viewer, duel, shown)
     return shown
+
+
+_last_duels = Shown()
 
 
 def outcome(duel: Duel, o: Outcome) -> Json:
