@@ -22,6 +22,7 @@ from schemathesis.engine import Status, events, from_schema
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from server.web.app import create_app
+from server.web.socket_protocol import OPTIONS as SOCKET_OPTIONS
 from tests.conftest import free_port
 
 # Where validity depends on the game, not only on the body: a command of another ruleset (the
@@ -53,7 +54,9 @@ def served(database_url: str) -> Iterator[tuple[str, Counted]]:
     thousands of requests a minute from one address)."""
     app = Counted(create_app(database_url, rate_limits=False))
     port = free_port()
-    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="critical")
+    config = uvicorn.Config(
+        app, host="127.0.0.1", port=port, log_level="critical", **SOCKET_OPTIONS
+    )
     server = uvicorn.Server(config)
     thread = threading.Thread(target=lambda: asyncio.run(server.serve()), daemon=True)
     thread.start()

@@ -339,11 +339,18 @@ def text_frame_header(size: int) -> bytes:
     return b"\x81\x7f" + size.to_bytes(8, "big")
 
 
-# How every socket is run, by `bijse serve` and by the tests' servers alike. No
+# How long a connection kept alive after an answer may wait for its next request. A client that
+# sends into one the server has just closed gets no answer (httpx: ReadError; behind Caddy: 502 to
+# a phone's command), so the server outlives the clients' own idle pools: Caddy's to an upstream
+# (2 min), Go's (90 s), aiohttp's (15 s), httpx's (5 s, which uvicorn's default of 5 s raced).
+KEEP_ALIVE_S = 130
+
+# How every connection is run, by `bijse serve` and by the tests' servers alike. No
 # permessage-deflate: a view is a few KiB, and compressing every one costs the server more CPU
 # than the bytes it saves.
 OPTIONS: dict[str, Any] = {
     "ws": LeanWebSocketProtocol,
     "ws_max_size": 1024 * 1024,
     "ws_per_message_deflate": False,
+    "timeout_keep_alive": KEEP_ALIVE_S,
 }
